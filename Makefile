@@ -1,0 +1,48 @@
+# Plainverse: `make run` to start the server, `make test` to run every check.
+# Every target installs what it needs from package-lock.json first.
+
+BIN := node_modules/.bin
+export NODE_OPTIONS ?= --enable-source-maps
+
+.PHONY: all install generate build run migrate seed test typecheck lint bench clean
+
+all: build
+
+install: node_modules/.package-lock.json
+
+node_modules/.package-lock.json: package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+## generate: openapi.yaml -> generated/ (types, route schemas, JSON copy)
+generate: install
+	$(BIN)/tsx scripts/generate.ts
+
+## build: compile TypeScript to dist/
+build: generate
+	$(BIN)/tsc -p .
+
+## migrate / seed: prepare the database (the server also does both at start)
+migrate: build
+	node dist/src/cli/main.js db migrate
+
+seed: build
+	node dist/src/cli/main.js db seed
+
+## run: install, generate, build, migrate, seed and start the server (embedded PGlite by default)
+run: seed
+	node dist/src/server.js
+
+## test: contract checks, type check and every suite (PostgreSQL/Redis suites when their URLs are set)
+test: install
+	bash scripts/run-tests.sh
+
+typecheck: install
+	$(BIN)/tsc --noEmit -p .
+
+## bench: the verse endpoint against a bare node:http server, side by side
+bench: build
+	node dist/scripts/bench.js
+
+clean:
+	rm -rf dist var/test .tap

@@ -1,0 +1,10 @@
+/**
+ * Every migration, in order. Listed explicitly (rather than read from the folder) so that
+ * the same list works from TypeScript sources and from the compiled build.
+ */
+import type { Migration } from 'kysely'
+import * as m0001 from './0001_verses.js'
+
+export const migrations: Readonly<Record<string, Migration>> = Object.freeze({
+  '0001_verses': m0001,
+})

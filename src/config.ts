@@ -1,0 +1,93 @@
+/**
+ * Configuration: read from the environment once at start-up, validated, then frozen.
+ * A bad value fails start-up with a message naming the variable.
+ */
+
+/** The validated, immutable configuration that every part of the app receives. */
+export interface Config {
+  readonly port: number
+  readonly host: string
+  readonly dataDir: string
+  readonly databaseUrl: string | undefined
+  readonly publicBaseUrl: string
+  readonly attributionSource: string
+  readonly attributionLicense: string
+  readonly logLevel: LogLevel
+}
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
+const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
+
+export const DEFAULT_ATTRIBUTION_LICENSE =
+  'KJV text is in the public domain. Simplified translations and commentary are provided under the Plainverse API terms; use requires an active API subscription.'
+
+/** Thrown for an invalid environment variable; the message names it. */
+export class ConfigError extends Error {
+  constructor(readonly variable: string, reason: string) {
+    super(`Invalid configuration: ${variable} ${reason}`)
+    this.name = 'ConfigError'
+  }
+}
+
+type Env = Readonly<Record<string, string | undefined>>
+
+function text(env: Env, name: string, fallback: string, maxLength = 2000): string {
+  const raw = env[name]
+  if (raw === undefined || raw === '') return fallback
+  const value = raw.trim()
+  if (value === '') throw new ConfigError(name, 'must not be blank')
+  if (value.length > maxLength) throw new ConfigError(name, `must be at most ${maxLength} characters`)
+  return value
+}
+
+function port(env: Env, name: string, fallback: number): number {
+  const raw = env[name]
+  if (raw === undefined || raw === '') return fallback
+  if (!/^\d{1,5}$/.test(raw) || Number(raw) > 65535) {
+    throw new ConfigError(name, `must be an integer from 0 to 65535 (got ${JSON.stringify(raw)})`)
+  }
+  return Number(raw)
+}
+
+function url(env: Env, name: string, fallback: string | undefined, protocols: readonly string[]): string | undefined {
+  const raw = env[name]
+  if (raw === undefined || raw === '') return fallback
+  let parsed: URL
+  try {
+    parsed = new URL(raw)
+  } catch {
+    throw new ConfigError(name, `must be an absolute URL (got ${JSON.stringify(raw)})`)
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(name, `must use ${protocols.join(' or ')} (got ${JSON.stringify(parsed.protocol)})`)
+  }
+  return raw
+}
+
+/**
+ * Parses and validates the environment.
+ * @throws ConfigError naming the first bad variable.
+ * @example loadConfig({ PORT: '3000' }).port // 3000
+ */
+export function loadConfig(env: Env = process.env): Config {
+  const logLevel = (env.LOG_LEVEL ?? 'info').trim().toLowerCase()
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
+    throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')} (got ${JSON.stringify(env.LOG_LEVEL)})`)
+  }
+  const publicBaseUrl = url(env, 'PUBLIC_BASE_URL', 'http://localhost:8080', ['http:', 'https:']) as string
+  const base = new URL(publicBaseUrl)
+  if (base.search !== '' || base.hash !== '') {
+    throw new ConfigError('PUBLIC_BASE_URL', 'must not have a query or a fragment')
+  }
+  return Object.freeze({
+    port: port(env, 'PORT', 8080),
+    host: text(env, 'HOST', '0.0.0.0', 255),
+    dataDir: text(env, 'DATA_DIR', './var', 4096),
+    databaseUrl: url(env, 'DATABASE_URL', undefined, ['postgres:', 'postgresql:']),
+    // Stored without a trailing slash so that `${publicBaseUrl}/john/3/16` is always right.
+    publicBaseUrl: publicBaseUrl.replace(/\/+$/, ''),
+    attributionSource: text(env, 'ATTRIBUTION_SOURCE', 'Plainverse', 200),
+    attributionLicense: text(env, 'ATTRIBUTION_LICENSE', DEFAULT_ATTRIBUTION_LICENSE),
+    logLevel: logLevel as LogLevel,
+  })
+}

@@ -1,0 +1,50 @@
+/**
+ * The derived texts (styles) of every verse, held in memory, with the precedence rule:
+ * curated over generated over modernized.
+ */
+
+export type Style = 'faithful' | 'casual'
+export type ContentMethod = 'curated' | 'generated' | 'modernized'
+
+/** One stored piece of content for a verse and style, with its provenance. */
+export interface StyleContent {
+  readonly verseId: number
+  readonly style: Style
+  readonly method: ContentMethod
+  readonly model: string | null
+  readonly promptVersion: string
+  readonly simplifiedText: string | null
+  readonly bottomLine: string | null
+  readonly historicalContext: string | null
+  readonly practicalReflection: string | null
+  readonly contentHash: string
+}
+
+/** Lower rank wins. */
+const PRECEDENCE: Readonly<Record<ContentMethod, number>> = { curated: 0, generated: 1, modernized: 2 }
+
+/** Immutable index of the effective content of each verse and style. */
+export class ContentStore {
+  private readonly effective: ReadonlyMap<string, StyleContent>
+
+  /** @param rows every stored row; several per verse and style are resolved by precedence. */
+  constructor(rows: Iterable<StyleContent>) {
+    const effective = new Map<string, StyleContent>()
+    for (const row of rows) {
+      const key = `${row.verseId}:${row.style}`
+      const current = effective.get(key)
+      if (current === undefined || PRECEDENCE[row.method] < PRECEDENCE[current.method]) effective.set(key, row)
+    }
+    this.effective = effective
+  }
+
+  /** The content that wins for this verse and style, if any. */
+  get(verseId: number, style: Style): StyleContent | undefined {
+    return this.effective.get(`${verseId}:${style}`)
+  }
+
+  /** Number of verse-and-style pairs that have content. */
+  get size(): number {
+    return this.effective.size
+  }
+}

@@ -1,0 +1,132 @@
+/**
+ * The error catalogue and the one handler that turns every failure into an RFC 9457
+ * problem details response with a stable `code`.
+ */
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { components } from '../generated/api-types.js'
+
+export type ErrorCode = components['schemas']['ErrorCode']
+export type Problem = components['schemas']['Problem']
+
+interface CatalogueEntry {
+  readonly status: number
+  readonly title: string
+  /** What the code means, for the problem type's documentation. */
+  readonly description: string
+}
+
+/** Every error the API can return. Codes are stable: never reuse or repurpose one. */
+export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, CatalogueEntry>> = Object.freeze({
+  invalid_parameter: { status: 400, title: 'Invalid parameter', description: 'A path, query, header or body value is missing or does not match the contract.' },
+  verse_not_found: { status: 404, title: 'Verse not found', description: 'No verse of the KJV exists for the slug.' },
+  not_found: { status: 404, title: 'Not found', description: 'No resource exists at this path.' },
+  method_not_allowed: { status: 405, title: 'Method not allowed', description: 'The path exists but does not accept this HTTP method; see the Allow header.' },
+  payload_too_large: { status: 413, title: 'Payload too large', description: 'The request body is larger than the server accepts.' },
+  unsupported_media_type: { status: 415, title: 'Unsupported media type', description: 'The request body must be sent as application/json.' },
+  internal_error: { status: 500, title: 'Internal error', description: 'An unexpected error; it has been logged. Retrying may help.' },
+  not_ready: { status: 503, title: 'Not ready', description: 'The service is starting or shutting down.' },
+})
+
+/** One failed check inside an invalid request. */
+export interface FieldError {
+  readonly location: string
+  readonly message: string
+}
+
+/** An error the API reports to its client; anything else becomes `internal_error`. */
+export class AppError extends Error {
+  readonly status: number
+
+  constructor(
+    readonly code: ErrorCode,
+    readonly detail: string,
+    readonly options: { readonly errors?: readonly FieldError[]; readonly headers?: Readonly<Record<string, string>> } = {},
+  ) {
+    super(detail)
+    this.name = 'AppError'
+    this.status = ERROR_CATALOGUE[code].status
+  }
+}
+
+/** Builds the problem document for a code. */
+export function problemBody(baseUrl: string, code: ErrorCode, detail: string, instance?: string, errors?: readonly FieldError[]): Problem {
+  const entry = ERROR_CATALOGUE[code]
+  return {
+    type: `${baseUrl}/problems/${code}`,
+    title: entry.title,
+    status: entry.status,
+    detail,
+    code,
+    ...(instance === undefined ? {} : { instance }),
+    ...(errors === undefined || errors.length === 0 ? {} : { errors: [...errors] }),
+  }
+}
+
+/** Sends a problem response; the single place where error bodies are written. */
+export function sendProblem(reply: FastifyReply, request: FastifyRequest, baseUrl: string, error: AppError): FastifyReply {
+  for (const [name, value] of Object.entries(error.options.headers ?? {})) reply.header(name, value)
+  return reply
+    .code(error.status)
+    .type('application/problem+json')
+    .send(JSON.stringify(problemBody(baseUrl, error.code, error.detail, request.url.slice(0, 2048), error.options.errors)))
+}
+
+/** Fastify's own client errors (bad JSON, wrong content type, body too large) by code. */
+const FASTIFY_CLIENT_ERRORS: Readonly<Record<string, ErrorCode>> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported_media_type',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'invalid_parameter',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'payload_too_large',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'invalid_parameter',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'invalid_parameter',
+  FST_ERR_VALIDATION: 'invalid_parameter',
+}
+
+function toAppError(error: FastifyError): AppError | undefined {
+  if (error instanceof AppError) return error
+  if (error.validation !== undefined) {
+    const context = error.validationContext ?? 'request'
+    const errors = error.validation.map((v) => {
+      const path = v.instancePath.replace(/^\//, '')
+      const missing = v.keyword === 'required' && typeof v.params.missingProperty === 'string' ? v.params.missingProperty : ''
+      const location = [context, path, missing].filter((p) => p !== '').join('/')
+      const allowed = v.keyword === 'enum' && Array.isArray(v.params.allowedValues) ? `: ${v.params.allowedValues.join(', ')}` : ''
+      return { location, message: `${v.message ?? 'is invalid'}${allowed}` }
+    })
+    return new AppError('invalid_parameter', errors.map((e) => `${e.location} ${e.message}`).join('; '), { errors })
+  }
+  const code = error.code === undefined ? undefined : FASTIFY_CLIENT_ERRORS[error.code]
+  if (code !== undefined) return new AppError(code, error.message)
+  // Any other 4xx that Fastify raised itself (e.g. a malformed URL) is the client's error.
+  if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
+    return new AppError('invalid_parameter', error.message)
+  }
+  return undefined
+}
+
+/** A route the app serves, with Fastify's `:param` syntax. */
+export interface KnownRoute {
+  readonly method: string
+  readonly url: string
+}
+
+/** Installs the one error handler and the not-found handler (404, or 405 with `Allow`). */
+export function installErrorHandling(app: FastifyInstance, baseUrl: string, routes: readonly KnownRoute[]): void {
+  const patterns = routes.map((route) => ({
+    method: route.method,
+    pattern: new RegExp(`^${route.url.replace(/[.+*?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z_]+/g, '[^/]+')}$`),
+  }))
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const appError = toAppError(error)
+    if (appError !== undefined) return sendProblem(reply, request, baseUrl, appError)
+    request.log.error({ err: error }, 'unhandled error')
+    return sendProblem(reply, request, baseUrl, new AppError('internal_error', 'An unexpected error occurred. It has been logged.'))
+  })
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? ''
+    const allowed = [...new Set(patterns.filter((p) => p.pattern.test(path)).map((p) => p.method))]
+    if (allowed.length > 0 && !allowed.includes(request.method)) {
+      return sendProblem(reply, request, baseUrl, new AppError('method_not_allowed', `${request.method} is not allowed on this path.`, { headers: { allow: allowed.join(', ') } }))
+    }
+    return sendProblem(reply, request, baseUrl, new AppError('not_found', `No resource exists at ${path.slice(0, 200)}.`))
+  })
+}

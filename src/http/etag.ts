@@ -1,0 +1,60 @@
+/** Entity tags and conditional requests (RFC 9110 section 13). */
+import { createHash } from 'node:crypto'
+
+/** A strong entity tag for a representation: a quoted digest of its bytes. */
+export function etagOf(body: string | Buffer): string {
+  return `"${createHash('sha1').update(body).digest('base64url')}"`
+}
+
+/**
+ * Whether `If-None-Match` matches the tag, with the weak comparison that RFC 9110 requires
+ * for this header (a `W/` prefix is ignored) and `*` matching anything.
+ */
+export function ifNoneMatchMatches(header: string | undefined, etag: string): boolean {
+  if (header === undefined || header === '') return false
+  const bare = etag.replace(/^W\//, '')
+  return header.split(',').some((candidate) => {
+    const tag = candidate.trim()
+    return tag === '*' || tag.replace(/^W\//, '') === bare
+  })
+}
+
+/** A serialized representation with its tag, ready to send or to answer 304 for. */
+export interface Representation {
+  readonly body: string
+  readonly etag: string
+}
+
+/**
+ * A bounded cache of serialized representations, least recently used evicted first, so
+ * that the hot path serializes and hashes each (verse, style) once.
+ */
+export class RepresentationCache {
+  private readonly entries = new Map<string, Representation>()
+
+  constructor(private readonly capacity: number) {}
+
+  /** The cached representation for `key`, building (and caching) it on a miss. */
+  get(key: string, build: () => string): Representation {
+    const hit = this.entries.get(key)
+    if (hit !== undefined) {
+      // Re-insert so that Map order tracks recency.
+      this.entries.delete(key)
+      this.entries.set(key, hit)
+      return hit
+    }
+    const body = build()
+    const entry = { body, etag: etagOf(body) }
+    this.entries.set(key, entry)
+    if (this.entries.size > this.capacity) {
+      const oldest = this.entries.keys().next().value
+      if (oldest !== undefined) this.entries.delete(oldest)
+    }
+    return entry
+  }
+
+  /** Forgets everything, for when the underlying data changes. */
+  clear(): void {
+    this.entries.clear()
+  }
+}

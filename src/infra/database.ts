@@ -1,0 +1,72 @@
+/**
+ * The database: PGlite in-process (persisted in DATA_DIR) by default, or a PostgreSQL server
+ * through `pg` when DATABASE_URL is set. Both speak the same SQL through the same Kysely types.
+ */
+import { mkdirSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { PGlite } from '@electric-sql/pglite'
+import { Kysely, Migrator, PostgresDialect, sql } from 'kysely'
+import pg from 'pg'
+import type { Database } from '../../db/schema.js'
+import { migrations } from '../../db/migrations/index.js'
+import { PGliteDialect } from './pglite-dialect.js'
+
+export type DatabaseKind = 'pglite' | 'postgres'
+
+/** An open database and how to close it. */
+export interface DatabaseHandle {
+  readonly db: Kysely<Database>
+  readonly kind: DatabaseKind
+  /** Resolves when the database answers a trivial query. */
+  ping(): Promise<void>
+  close(): Promise<void>
+}
+
+/** Where to find the database: a PostgreSQL URL, a PGlite folder, or PGlite in memory. */
+export type DatabaseLocation =
+  | { readonly kind: 'postgres'; readonly url: string; readonly poolSize?: number }
+  | { readonly kind: 'pglite'; readonly dir: string | undefined }
+
+/** Chooses the location from configuration: DATABASE_URL wins over DATA_DIR. */
+export function databaseLocation(config: { readonly databaseUrl: string | undefined; readonly dataDir: string }): DatabaseLocation {
+  return config.databaseUrl !== undefined
+    ? { kind: 'postgres', url: config.databaseUrl }
+    : { kind: 'pglite', dir: join(resolve(config.dataDir), 'pglite') }
+}
+
+/**
+ * Opens the database.
+ * @example const handle = await openDatabase({ kind: 'pglite', dir: undefined }) // in memory
+ */
+export async function openDatabase(location: DatabaseLocation): Promise<DatabaseHandle> {
+  let db: Kysely<Database>
+  if (location.kind === 'postgres') {
+    const pool = new pg.Pool({ connectionString: location.url, max: location.poolSize ?? 10 })
+    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
+  } else {
+    if (location.dir !== undefined) mkdirSync(location.dir, { recursive: true })
+    const pglite = await PGlite.create(location.dir === undefined ? undefined : location.dir)
+    db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) })
+  }
+  return {
+    db,
+    kind: location.kind,
+    async ping() {
+      await sql`select 1`.execute(db)
+    },
+    async close() {
+      await db.destroy()
+    },
+  }
+}
+
+/**
+ * Brings the schema up to the newest migration; safe to run at every start.
+ * @returns the names of the migrations that ran now.
+ */
+export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => ({ ...migrations }) } })
+  const { error, results } = await migrator.migrateToLatest()
+  if (error !== undefined) throw error instanceof Error ? error : new Error(String(error))
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName)
+}

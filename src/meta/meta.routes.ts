@@ -1,0 +1,48 @@
+/** The contract, the human-readable docs, and health probes. */
+import { readFileSync } from 'node:fs'
+import swagger from '@fastify/swagger'
+import swaggerUi from '@fastify/swagger-ui'
+import type { FastifyInstance } from 'fastify'
+import { routes } from '../../generated/route-schemas.js'
+import { AppError } from '../errors.js'
+import { projectPath } from '../infra/paths.js'
+
+/** What the probes look at. */
+export interface MetaDeps {
+  /** False before start-up finishes and once shutdown begins. */
+  readonly isReady: () => boolean
+  readonly verseCount: () => number
+  readonly database: { readonly kind: 'pglite' | 'postgres'; ping(): Promise<void> }
+  readonly publicBaseUrl: string
+}
+
+/** Registers /healthz, /readyz, /api/v1/openapi.{json,yaml} and /docs. */
+export async function registerMetaRoutes(app: FastifyInstance, deps: MetaDeps): Promise<void> {
+  const yamlText = readFileSync(projectPath('openapi.yaml'), 'utf8')
+  const document = JSON.parse(readFileSync(projectPath('generated', 'openapi.json'), 'utf8')) as Record<string, unknown>
+  // Serve the contract with this deployment's own address as its server.
+  const served = { ...document, servers: [{ url: deps.publicBaseUrl, description: 'This server' }] }
+  const servedJson = JSON.stringify(served)
+
+  app.route({ ...routes.getOpenApiJson, handler: (_request, reply) => reply.type('application/json; charset=utf-8').send(servedJson) })
+  app.route({ ...routes.getOpenApiYaml, handler: (_request, reply) => reply.type('application/yaml; charset=utf-8').send(yamlText) })
+  app.route({ ...routes.getHealth, handler: () => ({ status: 'ok' as const }) })
+  app.route({
+    ...routes.getReadiness,
+    async handler() {
+      if (!deps.isReady()) throw new AppError('not_ready', 'The service is starting or shutting down.')
+      try {
+        await deps.database.ping()
+      } catch {
+        throw new AppError('not_ready', 'The database does not answer.')
+      }
+      return { status: 'ready' as const, verses: deps.verseCount(), database: deps.database.kind }
+    },
+  })
+
+  await app.register(swagger, { mode: 'static', specification: { document: served as never } })
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    uiConfig: { deepLinking: true, docExpansion: 'list' },
+  })
+}

@@ -1,0 +1,76 @@
+/**
+ * The process entry point: read the configuration, open the database, prepare it, load the
+ * verses into memory, build the app and listen. Stops gracefully on SIGTERM and SIGINT.
+ */
+import { performance } from 'node:perf_hooks'
+import { pino } from 'pino'
+import { buildApp } from './app.js'
+import { ConfigError, loadConfig, type Config } from './config.js'
+import { databaseLocation, openDatabase } from './infra/database.js'
+import { loadStores, prepareDatabase } from './startup.js'
+
+function readConfig(): Config {
+  try {
+    return loadConfig()
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`)
+      process.exit(78) // EX_CONFIG
+    }
+    throw error
+  }
+}
+
+async function main(): Promise<void> {
+  const startedAt = performance.now()
+  const config = readConfig()
+  const logger = pino({ level: config.logLevel })
+  const database = await openDatabase(databaseLocation(config))
+  const prepared = await prepareDatabase(database.db)
+  const stores = await loadStores(database.db)
+  let ready = false
+  const app = await buildApp({ config, database, ...stores, logger, isReady: () => ready })
+
+  let stopping = false
+  const stop = async (signal: NodeJS.Signals): Promise<void> => {
+    if (stopping) {
+      logger.warn({ signal }, 'second signal: exiting now')
+      process.exit(1)
+    }
+    stopping = true
+    ready = false
+    logger.info({ signal }, 'shutting down')
+    try {
+      // Stop accepting connections and let in-flight requests finish, then close the database
+      // so that PGlite flushes its files.
+      await app.close()
+      await database.close()
+      logger.info('stopped')
+      process.exit(0)
+    } catch (error) {
+      logger.error({ err: error }, 'error while shutting down')
+      process.exit(1)
+    }
+  }
+  process.on('SIGTERM', (signal) => void stop(signal))
+  process.on('SIGINT', (signal) => void stop(signal))
+
+  await app.listen({ port: config.port, host: config.host })
+  ready = true
+  logger.info(
+    {
+      database: database.kind,
+      migrations: prepared.migrations,
+      seed: prepared.seed,
+      verses: stores.verses.size,
+      styles: stores.content.size,
+      startupMs: Math.round(performance.now() - startedAt),
+    },
+    'ready',
+  )
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`fatal: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`)
+  process.exit(1)
+})

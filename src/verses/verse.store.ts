@@ -1,0 +1,73 @@
+/**
+ * Every verse of the KJV, held in memory once loaded so that the hot path makes no
+ * database round trip. Immutable after construction.
+ */
+import { BOOKS, type BookInfo } from './books.js'
+
+/** One verse as loaded from the database. */
+export interface VerseRecord {
+  readonly id: number
+  readonly book: number
+  readonly chapter: number
+  readonly verse: number
+  readonly text: string
+  readonly paragraph: boolean
+  readonly italics: ReadonlyArray<readonly [number, number]>
+  readonly wordsOfChrist: ReadonlyArray<readonly [number, number]>
+  readonly title: string | null
+}
+
+/** The verse id used as the primary key: book * 1,000,000 + chapter * 1,000 + verse. */
+export function verseId(book: number, chapter: number, verse: number): number {
+  return book * 1_000_000 + chapter * 1_000 + verse
+}
+
+/** Immutable in-memory index of the verses. */
+export class VerseStore {
+  private readonly byId: ReadonlyMap<number, VerseRecord>
+  private readonly counts: ReadonlyMap<number, readonly number[]>
+
+  /** @param verses every verse, in any order. */
+  constructor(verses: Iterable<VerseRecord>) {
+    const byId = new Map<number, VerseRecord>()
+    const counts = new Map<number, number[]>()
+    for (const v of [...verses].sort((a, b) => a.id - b.id)) {
+      byId.set(v.id, v)
+      const chapters = counts.get(v.book) ?? []
+      chapters[v.chapter - 1] = Math.max(chapters[v.chapter - 1] ?? 0, v.verse)
+      counts.set(v.book, chapters)
+    }
+    this.byId = byId
+    this.counts = counts
+  }
+
+  /** Number of verses held. */
+  get size(): number {
+    return this.byId.size
+  }
+
+  /** The verse at an address, or undefined when the book has no such chapter or verse. */
+  get(book: number, chapter: number, verse: number): VerseRecord | undefined {
+    return this.byId.get(verseId(book, chapter, verse))
+  }
+
+  /** The verse with this id. */
+  byVerseId(id: number): VerseRecord | undefined {
+    return this.byId.get(id)
+  }
+
+  /** The verse count of each chapter of a book (index 0 is chapter 1). */
+  chapterVerseCounts(book: BookInfo): readonly number[] {
+    return this.counts.get(book.position) ?? []
+  }
+
+  /** All books that have verses, in canonical order. */
+  books(): readonly BookInfo[] {
+    return BOOKS.filter((book) => this.counts.has(book.position))
+  }
+
+  /** Every verse in canonical order. */
+  all(): IterableIterator<VerseRecord> {
+    return this.byId.values()
+  }
+}

@@ -1,0 +1,102 @@
+/**
+ * The rules of verse lookup: resolving slugs and aliases, choosing styles, and shaping the
+ * verse resource exactly as the contract describes it.
+ */
+import type { components } from '../../generated/api-types.js'
+import type { Config } from '../config.js'
+import type { ContentStore, StyleContent } from '../content/content.store.js'
+import { AppError } from '../errors.js'
+import { bookAt } from './books.js'
+import { parseVerseSlug, verseReference, verseSlug } from './slug.js'
+import type { VerseRecord, VerseStore } from './verse.store.js'
+
+export type VerseResource = components['schemas']['Verse']
+export type BookList = components['schemas']['BookList']
+export type StyleSelector = components['schemas']['StyleSelector']
+
+/** What the service needs. */
+export interface VersesServiceDeps {
+  readonly verses: VerseStore
+  readonly content: ContentStore
+  readonly config: Pick<Config, 'publicBaseUrl' | 'attributionSource' | 'attributionLicense'>
+}
+
+/** Verse lookup and the book list. */
+export class VersesService {
+  constructor(private readonly deps: VersesServiceDeps) {}
+
+  /**
+   * Finds the verse a slug names, accepting aliases and any case.
+   * @throws AppError `verse_not_found` for anything that names no verse.
+   */
+  resolve(slug: string): VerseRecord {
+    const address = parseVerseSlug(slug)
+    const verse = address && this.deps.verses.get(address.book.position, address.chapter, address.verse)
+    if (verse === undefined) {
+      throw new AppError('verse_not_found', `No verse matches "${slug.slice(0, 100)}". Use {book}-{chapter}-{verse}, e.g. john-3-16.`)
+    }
+    return verse
+  }
+
+  /** The verse resource with the styles the selector asks for. */
+  toResource(verse: VerseRecord, style: StyleSelector): VerseResource {
+    const book = bookAt(verse.book)
+    if (book === undefined) throw new Error(`verse ${verse.id} has no book`)
+    const faithful = this.deps.content.get(verse.id, 'faithful')
+    const casual = this.deps.content.get(verse.id, 'casual')
+    const { publicBaseUrl, attributionSource, attributionLicense } = this.deps.config
+    return {
+      reference: verseReference(book, verse.chapter, verse.verse),
+      slug: verseSlug(book, verse.chapter, verse.verse),
+      kjv_text: verse.text,
+      ...(style === 'casual' ? {} : { faithful: faithfulView(faithful) }),
+      ...(style === 'faithful' ? {} : { casual: casualView(casual) }),
+      available_styles: { faithful: hasText(faithful), casual: hasText(casual) },
+      attribution: {
+        source: attributionSource,
+        url: `${publicBaseUrl}/${book.slug}/${verse.chapter}/${verse.verse}`,
+        license: attributionLicense,
+      },
+    }
+  }
+
+  /** The 66 books in canonical order with their versification. */
+  listBooks(): BookList {
+    return {
+      data: this.deps.verses.books().map((book) => {
+        const counts = this.deps.verses.chapterVerseCounts(book)
+        return {
+          name: book.name,
+          slug: book.slug,
+          testament: book.testament,
+          position: book.position,
+          chapter_count: counts.length,
+          verse_count: counts.reduce((sum, n) => sum + n, 0),
+          verse_counts: [...counts],
+        }
+      }),
+    }
+  }
+}
+
+function hasText(content: StyleContent | undefined): boolean {
+  return content?.simplifiedText !== undefined && content.simplifiedText !== null
+}
+
+function faithfulView(content: StyleContent | undefined): NonNullable<VerseResource['faithful']> {
+  return {
+    simplified_text: content?.simplifiedText ?? null,
+    bottom_line: content?.bottomLine ?? null,
+    historical_context: content?.historicalContext ?? null,
+    practical_reflection: content?.practicalReflection ?? null,
+  }
+}
+
+function casualView(content: StyleContent | undefined): NonNullable<VerseResource['casual']> {
+  return {
+    simplified_text: content?.simplifiedText ?? null,
+    bottom_line: content?.bottomLine ?? null,
+    available: hasText(content),
+  }
+}
+

@@ -1,0 +1,86 @@
+/**
+ * Databases for tests: every test file gets its own, seeded from a template that
+ * test/setup.ts prepares once per run (PGlite always; PostgreSQL when DATABASE_URL is set).
+ */
+import { createHash, randomBytes } from 'node:crypto'
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import pg from 'pg'
+import { migrations } from '../../db/migrations/index.js'
+import { openDatabase, type DatabaseHandle, type DatabaseKind } from '../../src/infra/database.js'
+import { projectPath } from '../../src/infra/paths.js'
+import { KJV_SEED_FILE } from '../../src/seed/kjv-seed.js'
+
+/** Identifies the schema and seed, so templates are rebuilt whenever either changes. */
+export function templateKey(): string {
+  return createHash('sha256')
+    .update(readFileSync(projectPath(KJV_SEED_FILE)))
+    .update(Object.keys(migrations).join(','))
+    .digest('hex')
+    .slice(0, 12)
+}
+
+/** The folder of the seeded PGlite template. */
+export function pgliteTemplateDir(): string {
+  return projectPath('var', 'test', `pglite-${templateKey()}`)
+}
+
+/** The name of the seeded PostgreSQL template database. */
+export function postgresTemplateName(): string {
+  return `plainverse_tpl_${templateKey()}`
+}
+
+/** The PostgreSQL server to test against, when there is one. */
+export function postgresUrl(): string | undefined {
+  const url = process.env.DATABASE_URL
+  return url === undefined || url === '' ? undefined : url
+}
+
+/** A URL to another database on the same server. */
+export function withDatabase(url: string, database: string): string {
+  const parsed = new URL(url)
+  parsed.pathname = `/${database}`
+  return parsed.toString()
+}
+
+/** Runs one statement on the server's own database (CREATE/DROP DATABASE). */
+export async function adminQuery(url: string, statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  try {
+    await client.query(statement)
+  } finally {
+    await client.end()
+  }
+}
+
+/** A database of one kind for one test; `seeded` copies the template, otherwise it is empty. */
+export async function openTestDatabase(kind: DatabaseKind, options: { seeded: boolean }): Promise<DatabaseHandle> {
+  if (kind === 'pglite') {
+    const dir = mkdtempSync(join(tmpdir(), 'pv-pglite-'))
+    if (options.seeded) cpSync(pgliteTemplateDir(), dir, { recursive: true })
+    const handle = await openDatabase({ kind: 'pglite', dir })
+    return { ...handle, close: async () => { await handle.close(); rmSync(dir, { recursive: true, force: true }) } }
+  }
+  const url = postgresUrl()
+  if (url === undefined) throw new Error('DATABASE_URL is not set')
+  const name = `pv_test_${process.pid}_${randomBytes(4).toString('hex')}`
+  await adminQuery(url, `create database "${name}"${options.seeded ? ` template "${postgresTemplateName()}"` : ''}`)
+  const handle = await openDatabase({ kind: 'postgres', url: withDatabase(url, name), poolSize: 4 })
+  return {
+    ...handle,
+    close: async () => {
+      await handle.close()
+      await adminQuery(url, `drop database if exists "${name}"`)
+    },
+  }
+}
+
+/** The kinds this run tests: PGlite always, PostgreSQL when DATABASE_URL is set. */
+export function availableKinds(): Array<{ kind: DatabaseKind; skip: string | false }> {
+  return [
+    { kind: 'pglite', skip: false },
+    { kind: 'postgres', skip: postgresUrl() === undefined ? 'PostgreSQL: DATABASE_URL is not set (embedded PGlite only)' : false },
+  ]
+}

@@ -1,0 +1,125 @@
+import t from 'tap'
+import { availableKinds } from '../helpers/database.js'
+import { buildTestApp } from '../helpers/app.js'
+import { call } from '../helpers/http.js'
+import type { VerseResource } from '../../src/verses/verses.service.js'
+import type { Problem } from '../../src/errors.js'
+
+for (const { kind, skip } of availableKinds()) {
+  t.test(`verse endpoint on ${kind}`, { skip }, async (t) => {
+    const { app } = await buildTestApp(t, { kind, env: { PUBLIC_BASE_URL: 'https://api.example.org/' } })
+
+    t.test('John 3:16 in the default (faithful) style', async (t) => {
+      const res = await call(t, app, { url: '/api/v1/verse/john-3-16' })
+      t.equal(res.statusCode, 200)
+      t.match(res.headers['content-type'], /^application\/json/)
+      const body = res.json<VerseResource>()
+      t.equal(body.reference, 'John 3:16')
+      t.equal(body.slug, 'john-3-16')
+      t.equal(body.kjv_text, 'For God so loved the world, that he gave his only begotten Son, that whosoever believeth in him should not perish, but have everlasting life.')
+      t.same(body.faithful, { simplified_text: null, bottom_line: null, historical_context: null, practical_reflection: null })
+      t.notOk('casual' in body, 'casual is absent for style=faithful')
+      t.same(body.available_styles, { faithful: false, casual: false })
+      t.equal(body.attribution.url, 'https://api.example.org/john/3/16')
+      t.equal(body.attribution.source, 'Plainverse')
+      t.match(body.attribution.license, /active API subscription/)
+    })
+
+    t.test('styles: casual and all', async (t) => {
+      const casual = (await call(t, app, { url: '/api/v1/verse/john-3-16?style=casual' })).json<VerseResource>()
+      t.notOk('faithful' in casual)
+      t.same(casual.casual, { simplified_text: null, bottom_line: null, available: false })
+      const all = (await call(t, app, { url: '/api/v1/verse/john-3-16?style=all' })).json<VerseResource>()
+      t.ok(all.faithful)
+      t.ok(all.casual)
+    })
+
+    t.test('aliases resolve to the canonical verse', async (t) => {
+      const cases: Array<[string, string, string]> = [
+        ['jn-3-16', 'john-3-16', 'John 3:16'],
+        ['JOHN-3-16', 'john-3-16', 'John 3:16'],
+        ['psalm-23-1', 'psalms-23-1', 'Psalms 23:1'],
+        ['1cor-13-4', '1-corinthians-13-4', '1 Corinthians 13:4'],
+        ['1-corinthians-13-4', '1-corinthians-13-4', '1 Corinthians 13:4'],
+        ['song-of-songs-2-1', 'song-of-solomon-2-1', 'Song of Solomon 2:1'],
+        ['Song-Of-Solomon-2-1', 'song-of-solomon-2-1', 'Song of Solomon 2:1'],
+        ['3-john-1-14', '3-john-1-14', '3 John 1:14'],
+      ]
+      for (const [slug, canonical, reference] of cases) {
+        const res = await call(t, app, { url: `/api/v1/verse/${slug}` })
+        t.equal(res.statusCode, 200, slug)
+        t.equal(res.json<VerseResource>().slug, canonical, slug)
+        t.equal(res.json<VerseResource>().reference, reference, slug)
+      }
+    })
+
+    t.test('slugs that name no verse are 404 verse_not_found', async (t) => {
+      const bad = ['john-0-1', 'john-3-0', 'john-3-37', 'john-22-1', '3-john-1-15', 'psalms-117-3', 'nobook-1-1', 'garbage', 'john', 'john-3',
+        'john-3-16-17', '-1-1', 'john--3-16', encodeURIComponent('jöhn-3-16'), encodeURIComponent('john 3 16 ; drop table verses'), 'x'.repeat(5120)]
+      for (const slug of bad) {
+        const res = await call(t, app, { url: `/api/v1/verse/${slug}` })
+        t.equal(res.statusCode, 404, slug.slice(0, 40))
+        const problem = res.json<Problem>()
+        t.equal(problem.code, 'verse_not_found')
+        t.match(res.headers['content-type'], /^application\/problem\+json/)
+      }
+    })
+
+    t.test('an invalid style is 400 invalid_parameter', async (t) => {
+      for (const style of ['formal', 'FAITHFUL', '', 'all,casual']) {
+        const res = await call(t, app, { url: `/api/v1/verse/john-3-16?style=${encodeURIComponent(style)}` })
+        t.equal(res.statusCode, 400, style)
+        const problem = res.json<Problem>()
+        t.equal(problem.code, 'invalid_parameter')
+        t.equal(problem.status, 400)
+        t.match(problem.detail, /style/)
+      }
+      const repeated = await call(t, app, { url: '/api/v1/verse/john-3-16?style=casual&style=all' })
+      t.equal(repeated.statusCode, 400, 'a repeated style is rejected, not guessed')
+    })
+
+    t.test('ETag and If-None-Match', async (t) => {
+      const first = await call(t, app, { url: '/api/v1/verse/john-3-16?style=all' })
+      const etag = first.headers.etag
+      t.type(etag, 'string')
+      const again = await call(t, app, { url: '/api/v1/verse/jn-3-16?style=all', headers: { 'if-none-match': String(etag) } })
+      t.equal(again.statusCode, 304)
+      t.equal(again.body, '')
+      t.equal(again.headers.etag, etag)
+      const weak = await call(t, app, { url: '/api/v1/verse/john-3-16?style=all', headers: { 'if-none-match': `"other", W/${String(etag)}` } })
+      t.equal(weak.statusCode, 304, 'weak comparison, lists')
+      const other = await call(t, app, { url: '/api/v1/verse/john-3-16?style=faithful', headers: { 'if-none-match': String(etag) } })
+      t.equal(other.statusCode, 200, 'another representation has another tag')
+      t.not(other.headers.etag, etag)
+      const star = await call(t, app, { url: '/api/v1/verse/john-3-16', headers: { 'if-none-match': '*' } })
+      t.equal(star.statusCode, 304)
+    })
+
+    t.test('books', async (t) => {
+      const res = await call(t, app, { url: '/api/v1/books' })
+      t.equal(res.statusCode, 200)
+      const books = res.json<{ data: Array<{ name: string; slug: string; testament: string; position: number; chapter_count: number; verse_count: number; verse_counts: number[] }> }>().data
+      t.equal(books.length, 66)
+      t.equal(books[0]?.name, 'Genesis')
+      t.equal(books[65]?.slug, 'revelation')
+      t.equal(books.reduce((n, b) => n + b.chapter_count, 0), 1189)
+      t.equal(books.reduce((n, b) => n + b.verse_count, 0), 31102)
+      const psalms = books.find((b) => b.slug === 'psalms')
+      t.equal(psalms?.verse_counts[116], 2, 'Psalm 117 has two verses')
+      t.equal(books.find((b) => b.slug === '3-john')?.verse_counts[0], 14)
+      t.equal(books.filter((b) => b.testament === 'new').length, 27)
+      const cached = await call(t, app, { url: '/api/v1/books', headers: { 'if-none-match': String(res.headers.etag) } })
+      t.equal(cached.statusCode, 304)
+    })
+
+    t.test('unknown paths and methods are problems too', async (t) => {
+      const missing = await call(t, app, { url: '/api/v1/nothing-here' })
+      t.equal(missing.statusCode, 404)
+      t.equal(missing.json<Problem>().code, 'not_found')
+      const post = await call(t, app, { method: 'POST', url: '/api/v1/verse/john-3-16' })
+      t.equal(post.statusCode, 405)
+      t.equal(post.json<Problem>().code, 'method_not_allowed')
+      t.equal(post.headers.allow, 'GET')
+    })
+  })
+}
