@@ -10,9 +10,7 @@ export const routes = {
         "type": "object",
         "properties": {
           "slug": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": 10000
+            "type": "string"
           }
         },
         "required": [

@@ -6,7 +6,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import { routes } from '../generated/route-schemas.js'
 import type { Config } from './config.js'
 import type { ContentStore } from './content/content.store.js'
-import { installErrorHandling } from './errors.js'
+import { AppError, installErrorHandling, sendProblem } from './errors.js'
 import type { DatabaseHandle } from './infra/database.js'
 import { registerMetaRoutes } from './meta/meta.routes.js'
 import type { VerseStore } from './verses/verse.store.js'
@@ -35,6 +35,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Slugs are checked by the verse service, which answers 404 for long garbage; the
     // router's own limit would answer before it with a body of its own.
     routerOptions: { maxParamLength: 10_000 },
+    // Errors raised before routing (a malformed URL) get the same problem body as the rest.
+    frameworkErrors: (error, request, reply) => {
+      sendProblem(reply, request, deps.config.publicBaseUrl, new AppError('invalid_parameter', `The request URL is malformed: ${error.message}`))
+    },
     bodyLimit: 64 * 1024,
     return503OnClosing: true,
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: true } },

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { gunzipSync } from 'node:zlib'
-import { verseId, type VerseRecord } from '../verses/verse.store.js'
+import { verseId, type StructuredVerse } from '../verses/verse.store.js'
 
 /** Default location of the seed file. */
 export const KJV_SEED_FILE = 'db/seed/kjv.jsonl.gz'
@@ -21,17 +21,12 @@ interface SeedLine {
   title?: string
 }
 
-/** The parsed seed and the hash that identifies its version. */
-export interface KjvSeed {
-  readonly hash: string
-  readonly verses: readonly VerseRecord[]
-}
 
 function isRange(value: unknown): value is [number, number] {
   return Array.isArray(value) && value.length === 2 && value.every((n) => Number.isInteger(n) && n >= 0)
 }
 
-function toRecord(line: SeedLine, lineNumber: number): VerseRecord {
+function toRecord(line: SeedLine, lineNumber: number): StructuredVerse {
   const ok =
     Number.isInteger(line.b) && line.b >= 1 && line.b <= 66 &&
     Number.isInteger(line.c) && line.c >= 1 && Number.isInteger(line.v) && line.v >= 1 &&
@@ -51,15 +46,23 @@ function toRecord(line: SeedLine, lineNumber: number): VerseRecord {
   }
 }
 
+/** The seed file's bytes and the hash that identifies its version, without parsing it. */
+export function readKjvSeedFile(path: string): { readonly hash: string; readonly compressed: Buffer } {
+  const compressed = readFileSync(path)
+  return { hash: createHash('sha256').update(compressed).digest('hex'), compressed }
+}
+
 /**
- * Reads and checks the seed file.
+ * Parses and checks the seed file's contents.
  * @throws when a line is malformed, so a damaged seed never reaches the database.
  */
-export function readKjvSeed(path: string): KjvSeed {
-  const compressed = readFileSync(path)
+export function parseKjvSeed(compressed: Buffer): StructuredVerse[] {
   const lines = gunzipSync(compressed).toString('utf8').split('\n').filter((l) => l !== '')
-  return {
-    hash: createHash('sha256').update(compressed).digest('hex'),
-    verses: lines.map((line, i) => toRecord(JSON.parse(line) as SeedLine, i + 1)),
-  }
+  return lines.map((line, i) => toRecord(JSON.parse(line) as SeedLine, i + 1))
+}
+
+/** Reads, hashes and parses the seed file in one go (for scripts and tests). */
+export function readKjvSeed(path: string): { readonly hash: string; readonly verses: StructuredVerse[] } {
+  const file = readKjvSeedFile(path)
+  return { hash: file.hash, verses: parseKjvSeed(file.compressed) }
 }

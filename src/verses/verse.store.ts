@@ -4,13 +4,17 @@
  */
 import { BOOKS, type BookInfo } from './books.js'
 
-/** One verse as loaded from the database. */
+/** One verse as the API serves it. */
 export interface VerseRecord {
   readonly id: number
   readonly book: number
   readonly chapter: number
   readonly verse: number
   readonly text: string
+}
+
+/** A verse with the KJV's structure (paragraphs, italics, red letter, headings), as seeded. */
+export interface StructuredVerse extends VerseRecord {
   readonly paragraph: boolean
   readonly italics: ReadonlyArray<readonly [number, number]>
   readonly wordsOfChrist: ReadonlyArray<readonly [number, number]>

@@ -67,8 +67,9 @@ function findOperation(method: string, url: string): { template: string; operati
   return undefined
 }
 
-/** Responses for paths or methods the contract lacks: the documented generic 404 and 405. */
+/** Responses for paths or methods the contract lacks: the generic 400, 404 and 405 of info.description. */
 const GENERIC: JsonObject = {
+  '400': { content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } },
   '404': { content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } },
   '405': { content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } },
 }

@@ -1,0 +1,112 @@
+/**
+ * `make bench`: the verse endpoint of the real server (compiled, embedded PGlite) and a bare
+ * node:http server returning a fixed JSON buffer, measured one after the other in one run
+ * with the same load generator (autocannon, 50 connections). Prints requests per second,
+ * their ratio (target >= 0.75), p99 latency, the server's peak resident memory and its
+ * start-up time to ready.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import autocannon from 'autocannon'
+import { projectPath } from '../src/infra/paths.js'
+
+const CONNECTIONS = 50
+const DURATION_S = Number(process.env.BENCH_DURATION ?? 10)
+const WARMUP_S = 3
+const TARGET_RATIO = 0.75
+
+interface Child {
+  readonly process: ChildProcess
+  readonly startupMs: number
+}
+
+function spawnUntil(command: string, args: string[], env: NodeJS.ProcessEnv, isReady: () => Promise<boolean>): Promise<Child> {
+  const started = performance.now()
+  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] })
+  return new Promise((resolve, reject) => {
+    child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}`)))
+    const poll = async (): Promise<void> => {
+      if (await isReady().catch(() => false)) resolve({ process: child, startupMs: performance.now() - started })
+      else setTimeout(() => void poll(), 10)
+    }
+    void poll()
+  })
+}
+
+/** Resolves true once `url` answers 200. */
+function answers(url: string): () => Promise<boolean> {
+  return async () => (await fetch(url)).status === 200
+}
+
+/** Peak resident set size (VmHWM) of a process, in MiB. */
+function peakRssMiB(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+  const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0)
+  return kb / 1024
+}
+
+async function load(url: string, paths: readonly string[], headers: Record<string, string>, duration: number): Promise<autocannon.Result> {
+  let i = 0
+  return autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration,
+    headers,
+    requests: [{ setupRequest: (request) => ({ ...request, path: paths[i++ % paths.length] ?? '/' }) }],
+  })
+}
+
+async function main(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'pv-bench-'))
+  const port = 18_080
+  const basePort = 18_081
+  const serverEnv = { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn' }
+  // The first start seeds the fresh data folder; the second measures start-up to ready on it.
+  const ready = answers(`http://127.0.0.1:${port}/readyz`)
+  const seeding = await spawnUntil(process.execPath, [projectPath('dist', 'src', 'server.js')], serverEnv, ready)
+  seeding.process.kill('SIGTERM')
+  await new Promise((r) => seeding.process.once('exit', r))
+  const server = await spawnUntil(process.execPath, [projectPath('dist', 'src', 'server.js')], serverEnv, ready)
+
+  const url = `http://127.0.0.1:${port}`
+  const sample = await fetch(`${url}/api/v1/verse/john-3-16?style=all`)
+  const bodyFile = join(dataDir, 'baseline.json')
+  writeFileSync(bodyFile, Buffer.from(await sample.arrayBuffer()))
+  const books = (await (await fetch(`${url}/api/v1/books`)).json()) as { data: Array<{ slug: string; verse_counts: number[] }> }
+  // A spread of verses and styles, so the benchmark is not one cached entry.
+  const paths: string[] = []
+  const styles = ['faithful', 'casual', 'all']
+  for (let n = 0; paths.length < 2_000; n++) {
+    const book = books.data[(n * 7) % books.data.length]
+    if (book === undefined) continue
+    const chapter = (n % book.verse_counts.length) + 1
+    const verse = (n % (book.verse_counts[chapter - 1] ?? 1)) + 1
+    paths.push(`/api/v1/verse/${book.slug}-${chapter}-${verse}?style=${styles[n % 3]}`)
+  }
+  const headers: Record<string, string> = {}
+
+  const baseline = await spawnUntil(process.execPath, [projectPath('dist', 'scripts', 'bench-baseline.js'), String(basePort), bodyFile], {}, answers(`http://127.0.0.1:${basePort}/`))
+  try {
+    await load(url, paths, headers, WARMUP_S)
+    const verse = await load(url, paths, headers, DURATION_S)
+    await load(`http://127.0.0.1:${basePort}`, ['/'], {}, WARMUP_S)
+    const bare = await load(`http://127.0.0.1:${basePort}`, ['/'], {}, DURATION_S)
+    const rss = peakRssMiB(server.process.pid ?? 0)
+    const bareRss = peakRssMiB(baseline.process.pid ?? 0)
+    const ratio = verse.requests.average / bare.requests.average
+    const errors = verse.errors + verse.non2xx
+    console.log(`\nPlainverse benchmark: ${CONNECTIONS} connections, ${DURATION_S} s each, autocannon, LOG_LEVEL=warn`)
+    console.log(`  verse endpoint     ${verse.requests.average.toFixed(0).padStart(8)} req/s   p99 ${String(verse.latency.p99).padStart(4)} ms   peak RSS ${rss.toFixed(0)} MiB   non-2xx/errors ${errors}`)
+    console.log(`  bare node:http     ${bare.requests.average.toFixed(0).padStart(8)} req/s   p99 ${String(bare.latency.p99).padStart(4)} ms   peak RSS ${bareRss.toFixed(0)} MiB`)
+    console.log(`  ratio              ${ratio.toFixed(2)} (target >= ${TARGET_RATIO}: ${ratio >= TARGET_RATIO ? 'met' : 'NOT met'})`)
+    console.log(`  start-up to ready  ${server.startupMs.toFixed(0)} ms (embedded PGlite, ${verse.requests.total} requests served)`)
+  } finally {
+    server.process.kill('SIGTERM')
+    baseline.process.kill('SIGTERM')
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+}
+
+await main()

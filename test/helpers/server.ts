@@ -1,0 +1,83 @@
+/** Starts the real server (src/server.ts) as a child process, as an operator would. */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { cpSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { projectPath } from '../../src/infra/paths.js'
+import { pgliteTemplateDir } from './database.js'
+
+/** A running server process and what it has logged. */
+export interface ServerProcess {
+  readonly child: ChildProcess
+  readonly baseUrl: string
+  readonly dataDir: string
+  /** Every JSON line the server wrote to stdout so far. */
+  readonly logs: Array<Record<string, unknown>>
+  /** Everything written to stderr. */
+  stderr(): string
+  /** Resolves with the exit code once the process has ended. */
+  readonly exited: Promise<number | null>
+  /** Sends a signal and waits for the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>
+}
+
+/** A data folder holding a copy of the seeded PGlite template, removed by the caller. */
+export function seededDataDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'pv-data-'))
+  cpSync(pgliteTemplateDir(), join(dir, 'pglite'), { recursive: true })
+  return dir
+}
+
+/**
+ * Spawns the server on a free port and waits for its "ready" log line.
+ * @param env extra environment; DATA_DIR defaults to a fresh seeded copy.
+ */
+export async function startServer(env: Record<string, string> = {}, timeoutMs = 60_000): Promise<ServerProcess> {
+  const dataDir = env.DATA_DIR ?? seededDataDir()
+  const port = env.PORT ?? String(20_000 + Math.floor(Math.random() * 20_000))
+  const child = spawn(process.execPath, ['--import', 'tsx', projectPath('src', 'server.ts')], {
+    cwd: projectPath(),
+    env: { ...process.env, LOG_LEVEL: 'info', HOST: '127.0.0.1', ...env, PORT: port, DATA_DIR: dataDir },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  const logs: Array<Record<string, unknown>> = []
+  let stderr = ''
+  let buffered = ''
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+    buffered += chunk
+    const lines = buffered.split('\n')
+    buffered = lines.pop() ?? ''
+    for (const line of lines) if (line.trim() !== '') logs.push(JSON.parse(line) as Record<string, unknown>)
+  })
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk
+  })
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+  const server: ServerProcess = {
+    child,
+    baseUrl: `http://127.0.0.1:${port}`,
+    dataDir,
+    logs,
+    stderr: () => stderr,
+    exited,
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal)
+      return exited
+    },
+  }
+  const deadline = Date.now() + timeoutMs
+  while (!logs.some((l) => l.msg === 'ready')) {
+    if (child.exitCode !== null) return server
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL')
+      throw new Error(`server did not become ready in ${timeoutMs} ms; stderr: ${stderr}`)
+    }
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  return server
+}
+
+/** Removes a data folder made by seededDataDir(). */
+export function removeDataDir(dir: string): void {
+  rmSync(dir, { recursive: true, force: true })
+}

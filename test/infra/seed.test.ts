@@ -1,0 +1,42 @@
+/** Migrations and seeding on every backend: idempotent, complete, and the store loads them. */
+import t from 'tap'
+import { sql } from 'kysely'
+import { prepareDatabase, loadStores } from '../../src/startup.js'
+import { availableKinds, openTestDatabase } from '../helpers/database.js'
+
+for (const { kind, skip } of availableKinds()) {
+  t.test(`migrate and seed on ${kind}`, { skip }, async (t) => {
+    const database = await openTestDatabase(kind, { seeded: false })
+    t.teardown(() => database.close())
+
+    const first = await prepareDatabase(database.db)
+    t.same(first.migrations, ['0001_verses'])
+    t.same(first.seed.kjv, { status: 'loaded', verses: 31102 })
+
+    const snapshot = async (): Promise<string> => {
+      const { rows } = await sql<{ digest: string; n: number }>`
+        select md5(string_agg(id::text || text || paragraph::text || italics::text || words_of_christ::text || coalesce(title, ''), '|' order by id)) as digest,
+               count(*)::int as n
+        from verses`.execute(database.db)
+      return `${rows[0]?.n}:${rows[0]?.digest}`
+    }
+    const before = await snapshot()
+
+    const second = await prepareDatabase(database.db)
+    t.same(second.migrations, [], 'no migration runs twice')
+    t.same(second.seed.kjv, { status: 'unchanged', verses: 31102 }, 'seeding twice changes nothing')
+    t.equal(await snapshot(), before)
+
+    // A damaged row is repaired when the seed is applied again (e.g. after the seed file changes).
+    await sql`update verses set text = 'tampered' where id = 43003016`.execute(database.db)
+    await sql`delete from seed_state`.execute(database.db)
+    const third = await prepareDatabase(database.db)
+    t.equal(third.seed.kjv.status, 'loaded')
+    t.equal(await snapshot(), before, 'reseeding restores the committed text')
+
+    const stores = await loadStores(database.db)
+    t.equal(stores.verses.size, 31102)
+    t.equal(stores.verses.get(43, 11, 35)?.text, 'Jesus wept.')
+    t.equal(stores.verses.get(64, 1, 15), undefined, '3 John 1:15 does not exist')
+  })
+}

@@ -1,0 +1,61 @@
+/** The real server process: JSON logs, probes, the contract and docs, graceful shutdown. */
+import t from 'tap'
+import { fetchChecked } from '../helpers/http.js'
+import { removeDataDir, seededDataDir, startServer } from '../helpers/server.js'
+
+t.test('serves, logs JSON and stops gracefully on SIGTERM', async (t) => {
+  const dataDir = seededDataDir()
+  t.teardown(() => removeDataDir(dataDir))
+  const server = await startServer({ DATA_DIR: dataDir, PUBLIC_BASE_URL: 'https://plainverse.example' })
+  t.teardown(() => server.stop('SIGKILL'))
+  const ready = server.logs.find((l) => l.msg === 'ready')
+  t.ok(ready, 'logs a ready line')
+  t.equal(ready?.verses, 31102)
+  t.equal(ready?.database, 'pglite')
+  t.type(ready?.startupMs, 'number')
+
+  const health = await fetchChecked(t, server.baseUrl, '/healthz')
+  t.equal(health.status, 200)
+  t.same(health.json(), { status: 'ok' })
+  const readiness = await fetchChecked(t, server.baseUrl, '/readyz')
+  t.same(readiness.json(), { status: 'ready', verses: 31102, database: 'pglite' })
+
+  const verse = await fetchChecked(t, server.baseUrl, '/api/v1/verse/genesis-1-1')
+  t.equal(verse.json<{ kjv_text: string }>().kjv_text, 'In the beginning God created the heaven and the earth.')
+  t.equal(verse.json<{ attribution: { url: string } }>().attribution.url, 'https://plainverse.example/genesis/1/1')
+
+  const json = await fetchChecked(t, server.baseUrl, '/api/v1/openapi.json')
+  const doc = json.json<{ openapi: string; info: { version: string }; servers: Array<{ url: string }>; paths: Record<string, unknown> }>()
+  t.equal(doc.openapi, '3.1.0')
+  t.equal(doc.info.version, '1.0.0')
+  t.equal(doc.servers[0]?.url, 'https://plainverse.example')
+  t.ok(doc.paths['/api/v1/verse/{slug}'])
+  const yaml = await fetchChecked(t, server.baseUrl, '/api/v1/openapi.yaml')
+  t.match(yaml.body, /^openapi: 3\.1\.0/)
+  const docs = await fetchChecked(t, server.baseUrl, '/docs')
+  t.equal(docs.status, 200)
+  t.match(docs.body, /swagger/i)
+
+  t.ok(server.logs.some((l) => l.msg === 'request completed' && typeof l.responseTime === 'number'), 'request logs are JSON')
+
+  const code = await server.stop('SIGTERM')
+  t.equal(code, 0, 'exits 0 on SIGTERM')
+  t.ok(server.logs.some((l) => l.msg === 'shutting down' && l.signal === 'SIGTERM'))
+  t.ok(server.logs.some((l) => l.msg === 'stopped'))
+
+  // The data survived the shutdown: a second start on the same folder serves at once.
+  const again = await startServer({ DATA_DIR: dataDir })
+  t.teardown(() => again.stop('SIGKILL'))
+  t.equal(again.logs.find((l) => l.msg === 'ready')?.verses, 31102)
+  t.same((again.logs.find((l) => l.msg === 'ready')?.seed as { kjv: { status: string } }).kjv.status, 'unchanged')
+  t.equal(await again.stop('SIGINT'), 0, 'exits 0 on SIGINT')
+})
+
+t.test('a bad variable fails start-up with a message naming it', async (t) => {
+  for (const [name, value] of [['PORT', 'eighty'], ['LOG_LEVEL', 'chatty'], ['PUBLIC_BASE_URL', 'nope']] as const) {
+    const server = await startServer({ [name]: value, DATA_DIR: '/nonexistent-not-used' }, 30_000)
+    const code = await server.exited
+    t.not(code, 0, `${name} exits non-zero`)
+    t.match(server.stderr(), new RegExp(`${name}`), `${name} is named`)
+  }
+})

@@ -1,0 +1,49 @@
+/**
+ * Fuzz: random and hostile slugs and query strings never produce a 500, and every response
+ * conforms to the contract. Seeded, so a failure can be replayed.
+ */
+import t from 'tap'
+import { buildTestApp } from '../helpers/app.js'
+import { call } from '../helpers/http.js'
+
+/** mulberry32: a small seeded PRNG so that runs are reproducible. */
+function rng(seed: number): () => number {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let x = Math.imul(a ^ (a >>> 15), 1 | a)
+    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+const seed = Number(process.env.FUZZ_SEED ?? Date.now() % 1_000_000)
+const random = rng(seed)
+const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T
+const ALPHABET = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.:~!$&\'()*+,;=@ %/?#[]{}"<>\\^`|\u00e9\u00f6\u4e2d\u{1f600}\u0000\u202e'
+const PIECES = ['john', 'jn', '1', '3', '16', '0', '-', '999', '1-corinthians', 'psalms', 'song-of-songs', '..', '%00', '%2F', '%ZZ', '\u00ff', 'null', 'undefined', '__proto__', 'constructor', ' ', '1e3', '-1', '0x10', 'NaN']
+
+function randomString(max: number): string {
+  const length = Math.floor(random() * max)
+  let out = ''
+  for (let i = 0; i < length; i++) out += random() < 0.5 ? pick([...ALPHABET]) : pick(PIECES)
+  return out
+}
+
+t.test(`fuzzing the verse endpoint (FUZZ_SEED=${seed})`, async (t) => {
+  const { app } = await buildTestApp(t)
+  const styles = ['faithful', 'casual', 'all', '', 'ALL', 'faithful ', 'null', '[]', '%00', 'x'.repeat(3000)]
+  let served = 0
+  for (let i = 0; i < 600; i++) {
+    const slug = random() < 0.2 ? `${pick(PIECES)}-${Math.floor(random() * 200)}-${Math.floor(random() * 200)}` : randomString(random() < 0.05 ? 3000 : 40)
+    const query = random() < 0.5 ? '' : `?${random() < 0.5 ? 'style' : randomString(8)}=${random() < 0.6 ? pick(styles) : randomString(20)}${random() < 0.2 ? `&style=${pick(styles)}` : ''}`
+    // Let the URL encoder deal with characters that cannot appear raw; some requests keep raw bytes.
+    const path = random() < 0.7 ? encodeURIComponent(slug) : slug.replace(/[\s#?]/g, '')
+    const url = `/api/v1/verse/${path}${query}`
+    const res = await call(t, app, { url, headers: random() < 0.2 ? { 'if-none-match': randomString(30).replace(/[^\x20-\x7e]/g, '') } : {} })
+    if (res.statusCode >= 500) t.fail(`500 for ${JSON.stringify(url.slice(0, 200))}`)
+    if (![200, 304, 400, 404].includes(res.statusCode)) t.fail(`unexpected ${res.statusCode} for ${JSON.stringify(url.slice(0, 200))}`)
+    if (res.statusCode === 200) served++
+  }
+  t.pass(`600 requests, ${served} served verses, no 5xx`)
+})
