@@ -236,7 +236,7 @@ export interface components {
          * @description Stable machine-readable error codes.
          * @enum {string}
          */
-        ErrorCode: "invalid_parameter" | "verse_not_found" | "not_found" | "method_not_allowed" | "unsupported_media_type" | "payload_too_large" | "not_ready" | "internal_error";
+        ErrorCode: "invalid_parameter" | "missing_credentials" | "invalid_token" | "invalid_api_key" | "domain_not_allowed" | "verse_not_found" | "key_not_found" | "not_found" | "method_not_allowed" | "key_limit_reached" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "internal_error" | "not_ready" | "sign_in_not_configured";
         Health: {
             /** @enum {string} */
             status: "ok";

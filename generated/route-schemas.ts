@@ -759,13 +759,21 @@ export const componentSchemas = {
         "description": "Stable machine-readable error codes.",
         "enum": [
           "invalid_parameter",
+          "missing_credentials",
+          "invalid_token",
+          "invalid_api_key",
+          "domain_not_allowed",
           "verse_not_found",
+          "key_not_found",
           "not_found",
           "method_not_allowed",
-          "unsupported_media_type",
+          "key_limit_reached",
           "payload_too_large",
+          "unsupported_media_type",
+          "quota_exceeded",
+          "internal_error",
           "not_ready",
-          "internal_error"
+          "sign_in_not_configured"
         ]
       },
       "instance": {
@@ -799,13 +807,21 @@ export const componentSchemas = {
     "description": "Stable machine-readable error codes.",
     "enum": [
       "invalid_parameter",
+      "missing_credentials",
+      "invalid_token",
+      "invalid_api_key",
+      "domain_not_allowed",
       "verse_not_found",
+      "key_not_found",
       "not_found",
       "method_not_allowed",
-      "unsupported_media_type",
+      "key_limit_reached",
       "payload_too_large",
+      "unsupported_media_type",
+      "quota_exceeded",
+      "internal_error",
       "not_ready",
-      "internal_error"
+      "sign_in_not_configured"
     ]
   },
   "Health": {

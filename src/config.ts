@@ -13,6 +13,31 @@ export interface Config {
   readonly attributionSource: string
   readonly attributionLicense: string
   readonly logLevel: LogLevel
+  /** Redis for quota counters; without it, counters are in-process (single instance). */
+  readonly redisUrl: string | undefined
+  readonly auth: AuthConfig
+  readonly quotas: QuotaConfig
+}
+
+/** How identity-provider tokens are verified; neither source set means sign-in is off. */
+export interface AuthConfig {
+  /** A JWKS document (RS256/ES256), e.g. Supabase's or any OIDC provider's. */
+  readonly jwksUrl: string | undefined
+  /** A shared HS256 secret, e.g. Supabase's legacy JWT secret. */
+  readonly jwtSecret: string | undefined
+  /** Required `iss`, when set. */
+  readonly issuer: string | undefined
+  /** Required `aud`. */
+  readonly audience: string
+}
+
+export type Tier = 'free' | 'developer' | 'scale'
+export const TIERS: readonly Tier[] = ['free', 'developer', 'scale']
+
+/** Monthly allowances per tier and the per-account key limit. */
+export interface QuotaConfig {
+  readonly monthly: Readonly<Record<Tier, number>>
+  readonly maxKeysPerAccount: number
 }
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
@@ -49,6 +74,15 @@ function port(env: Env, name: string, fallback: number): number {
   return Number(raw)
 }
 
+function positiveInt(env: Env, name: string, fallback: number): number {
+  const raw = env[name]
+  if (raw === undefined || raw === '') return fallback
+  if (!/^\d{1,10}$/.test(raw) || Number(raw) < 1 || Number(raw) > 2_000_000_000) {
+    throw new ConfigError(name, `must be a whole number from 1 to 2000000000 (got ${JSON.stringify(raw)})`)
+  }
+  return Number(raw)
+}
+
 function url(env: Env, name: string, fallback: string | undefined, protocols: readonly string[]): string | undefined {
   const raw = env[name]
   if (raw === undefined || raw === '') return fallback
@@ -61,6 +95,14 @@ function url(env: Env, name: string, fallback: string | undefined, protocols: re
   if (!protocols.includes(parsed.protocol)) {
     throw new ConfigError(name, `must use ${protocols.join(' or ')} (got ${JSON.stringify(parsed.protocol)})`)
   }
+  return raw
+}
+
+function authSecret(env: Env): string | undefined {
+  const raw = env.AUTH_JWT_SECRET
+  if (raw === undefined || raw === '') return undefined
+  // HS256 with a short secret is brute-forceable; RFC 7518 asks for at least 256 bits.
+  if (raw.length < 32) throw new ConfigError('AUTH_JWT_SECRET', 'must be at least 32 characters')
   return raw
 }
 
@@ -89,5 +131,20 @@ export function loadConfig(env: Env = process.env): Config {
     attributionSource: text(env, 'ATTRIBUTION_SOURCE', 'Plainverse', 200),
     attributionLicense: text(env, 'ATTRIBUTION_LICENSE', DEFAULT_ATTRIBUTION_LICENSE),
     logLevel: logLevel as LogLevel,
+    redisUrl: url(env, 'REDIS_URL', undefined, ['redis:', 'rediss:']),
+    auth: Object.freeze({
+      jwksUrl: url(env, 'AUTH_JWKS_URL', undefined, ['http:', 'https:']),
+      jwtSecret: authSecret(env),
+      issuer: env.AUTH_ISSUER === undefined || env.AUTH_ISSUER === '' ? undefined : text(env, 'AUTH_ISSUER', '', 2000),
+      audience: text(env, 'AUTH_AUDIENCE', 'authenticated', 2000),
+    }),
+    quotas: Object.freeze({
+      monthly: Object.freeze({
+        free: positiveInt(env, 'QUOTA_FREE', 500),
+        developer: positiveInt(env, 'QUOTA_DEVELOPER', 50_000),
+        scale: positiveInt(env, 'QUOTA_SCALE', 3_000_000),
+      }),
+      maxKeysPerAccount: positiveInt(env, 'MAX_KEYS_PER_ACCOUNT', 25),
+    }),
   })
 }

@@ -18,13 +18,21 @@ interface CatalogueEntry {
 /** Every error the API can return. Codes are stable: never reuse or repurpose one. */
 export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, CatalogueEntry>> = Object.freeze({
   invalid_parameter: { status: 400, title: 'Invalid parameter', description: 'A path, query, header or body value is missing or does not match the contract.' },
+  missing_credentials: { status: 401, title: 'Credentials required', description: 'The request carries no API key (or, for key management, no identity-provider token). Send X-API-Key: <key> or Authorization: Bearer <key>.' },
+  invalid_token: { status: 401, title: 'Invalid token', description: 'The identity-provider token is malformed, expired, not yet valid, signed with an unexpected key or algorithm, for another issuer or audience, or not a signed-in user.' },
+  invalid_api_key: { status: 403, title: 'Invalid API key', description: 'The API key is malformed, unknown or revoked.' },
+  domain_not_allowed: { status: 403, title: 'Domain not allowed', description: "The key is restricted to some domains and the request's Origin (or Referer) is not one of them." },
   verse_not_found: { status: 404, title: 'Verse not found', description: 'No verse of the KJV exists for the slug.' },
+  key_not_found: { status: 404, title: 'Key not found', description: 'No active key with this id belongs to your account.' },
   not_found: { status: 404, title: 'Not found', description: 'No resource exists at this path.' },
   method_not_allowed: { status: 405, title: 'Method not allowed', description: 'The path exists but does not accept this HTTP method; see the Allow header.' },
+  key_limit_reached: { status: 409, title: 'Key limit reached', description: 'The account already holds the maximum number of active keys; revoke one first.' },
   payload_too_large: { status: 413, title: 'Payload too large', description: 'The request body is larger than the server accepts.' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type', description: 'The request body must be sent as application/json.' },
+  quota_exceeded: { status: 429, title: 'Quota exceeded', description: "The key has used its monthly allowance; it resets at the start of the next month (UTC). See Retry-After." },
   internal_error: { status: 500, title: 'Internal error', description: 'An unexpected error; it has been logged. Retrying may help.' },
   not_ready: { status: 503, title: 'Not ready', description: 'The service is starting or shutting down.' },
+  sign_in_not_configured: { status: 503, title: 'Sign-in not configured', description: 'This server has no identity provider configured: set AUTH_JWKS_URL or AUTH_JWT_SECRET (see README).' },
 })
 
 /** One failed check inside an invalid request. */

@@ -12,6 +12,9 @@ t.test('defaults', async (t) => {
     attributionSource: 'Plainverse',
     attributionLicense: DEFAULT_ATTRIBUTION_LICENSE,
     logLevel: 'info',
+    redisUrl: undefined,
+    auth: { jwksUrl: undefined, jwtSecret: undefined, issuer: undefined, audience: 'authenticated' },
+    quotas: { monthly: { free: 500, developer: 50000, scale: 3000000 }, maxKeysPerAccount: 25 },
   })
   t.ok(Object.isFrozen(config))
   t.match(DEFAULT_ATTRIBUTION_LICENSE, /active API subscription is required|requires an active API subscription/)
@@ -23,6 +26,8 @@ t.test('values are read and normalised', async (t) => {
   t.equal(config.publicBaseUrl, 'https://bible.example.org/api')
   t.equal(config.databaseUrl, 'postgres://u@h:5432/db')
   t.equal(config.logLevel, 'warn')
+  const quotas = loadConfig({ QUOTA_FREE: '10', QUOTA_DEVELOPER: '20', QUOTA_SCALE: '30', MAX_KEYS_PER_ACCOUNT: '3' }).quotas
+  t.same(quotas, { monthly: { free: 10, developer: 20, scale: 30 }, maxKeysPerAccount: 3 })
 })
 
 t.test('bad values name the variable', async (t) => {
@@ -38,6 +43,13 @@ t.test('bad values name the variable', async (t) => {
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ HOST: '   ' }, 'HOST'],
     [{ ATTRIBUTION_SOURCE: 'x'.repeat(500) }, 'ATTRIBUTION_SOURCE'],
+    [{ REDIS_URL: 'http://localhost:6379' }, 'REDIS_URL'],
+    [{ AUTH_JWKS_URL: 'jwks.json' }, 'AUTH_JWKS_URL'],
+    [{ AUTH_JWT_SECRET: 'short' }, 'AUTH_JWT_SECRET'],
+    [{ QUOTA_FREE: '0' }, 'QUOTA_FREE'],
+    [{ QUOTA_DEVELOPER: '1.5' }, 'QUOTA_DEVELOPER'],
+    [{ QUOTA_SCALE: 'lots' }, 'QUOTA_SCALE'],
+    [{ MAX_KEYS_PER_ACCOUNT: '-3' }, 'MAX_KEYS_PER_ACCOUNT'],
   ]
   for (const [env, variable] of cases) {
     t.throws(() => loadConfig(env), { name: 'ConfigError', variable, message: new RegExp(variable) }, JSON.stringify(env).slice(0, 60))
