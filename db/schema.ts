@@ -43,9 +43,43 @@ export interface SeedStateTable {
   applied_at: Generated<Date>
 }
 
+/** An API key: only its hash is stored. */
+export interface ApiKeysTable {
+  id: string
+  account_id: string
+  name: string
+  key_hash: string
+  prefix: string
+  tier: 'free' | 'developer' | 'scale'
+  allowed_domains: ColumnType<string[], string, string>
+  created_at: ColumnType<Date, Date | undefined, never>
+  revoked_at: Date | null
+  updated_at: ColumnType<Date, Date | undefined, Date>
+}
+
+/** Counted queries per key, month, endpoint and style: the durable record of usage. */
+export interface UsageLedgerTable {
+  key_id: string
+  period: string
+  endpoint: string
+  style: string
+  /** bigint: PostgreSQL returns it as a string. */
+  queries: ColumnType<string, number, number>
+}
+
+/** How far each instance's usage journal has been applied to the ledger. */
+export interface UsageJournalStateTable {
+  journal_id: string
+  applied_seq: ColumnType<string, number, number>
+  updated_at: ColumnType<Date, Date | undefined, Date>
+}
+
 /** The whole schema. */
 export interface Database {
   verses: VersesTable
   verse_content: VerseContentTable
   seed_state: SeedStateTable
+  api_keys: ApiKeysTable
+  usage_ledger: UsageLedgerTable
+  usage_journal_state: UsageJournalStateTable
 }

@@ -18,6 +18,78 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        /**
+         * CORS preflight
+         * @description Answers browsers' preflight requests without a key; allows `X-API-Key`, `Authorization` and `If-None-Match`.
+         */
+        options: operations["preflightVerse"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your API keys
+         * @description The account's active keys with their usage this month. Never the key or its hash.
+         */
+        get: operations["listKeys"];
+        put?: never;
+        /**
+         * Create an API key
+         * @description Creates a key for the signed-in account. The full `key` is in this response and never
+         *     again: store it. New keys are on the `free` tier. An account may hold at most 25 active
+         *     keys (MAX_KEYS_PER_ACCOUNT).
+         */
+        post: operations["createKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an API key
+         * @description The key stops working at once on this instance and within 5 seconds on every other.
+         */
+        delete: operations["revokeKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Usage this month
+         * @description With an API key (`X-API-Key`, or a Bearer value starting with `pv_`): that key's usage
+         *     this month. With an identity-provider token (any other Bearer value): the account's
+         *     usage this month broken down by endpoint, style and key. Never counted.
+         */
+        get: operations["getUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -210,6 +282,96 @@ export interface components {
         BookList: {
             data: components["schemas"]["Book"][];
         };
+        /**
+         * @description Monthly allowance: free 500, developer 50,000, scale 3,000,000 (configurable).
+         * @enum {string}
+         */
+        Tier: "free" | "developer" | "scale";
+        /** @description `example.com` (that host only) or `*.example.com` (any subdomain, not the bare domain); stored lower case. */
+        DomainPattern: string;
+        CreateKeyRequest: {
+            /** @description 1 to 100 characters after trimming. */
+            name: string;
+            /** @description Restrict the key to requests whose Origin (or Referer) host matches one of these. Empty or absent means unrestricted. */
+            allowed_domains?: components["schemas"]["DomainPattern"][];
+        };
+        CreatedKey: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @description The full key. Shown only in this response. */
+            key: string;
+            /**
+             * @description The first characters of the key, for recognising it in listings.
+             * @example pv_3xK9
+             */
+            prefix: string;
+            tier: components["schemas"]["Tier"];
+            rate_limit_monthly: number;
+            allowed_domains: string[];
+            /** Format: date-time */
+            created_at: string;
+        };
+        KeySummary: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            prefix: string;
+            tier: components["schemas"]["Tier"];
+            rate_limit_monthly: number;
+            allowed_domains: string[];
+            /** Format: date-time */
+            created_at: string;
+            usage: {
+                /** Format: date-time */
+                period_start: string;
+                /** Format: date-time */
+                period_end: string;
+                total_queries: number;
+                remaining: number;
+            };
+        };
+        KeyList: {
+            data: components["schemas"]["KeySummary"][];
+        };
+        /** @description One key's usage this month (API-key form). */
+        KeyUsage: {
+            total_queries: number;
+            limit: number;
+            tier: components["schemas"]["Tier"];
+            remaining: number;
+            /** Format: date-time */
+            period_start: string;
+            /** Format: date-time */
+            period_end: string;
+        };
+        /** @description An account's usage this month (identity-provider form). */
+        AccountUsage: {
+            /** Format: date-time */
+            period_start: string;
+            /** Format: date-time */
+            period_end: string;
+            total_queries: number;
+            by_endpoint: {
+                [key: string]: number;
+            };
+            by_style: {
+                faithful: number;
+                casual: number;
+                all: number;
+            } & {
+                [key: string]: number;
+            };
+            keys: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+                prefix: string;
+                tier: components["schemas"]["Tier"];
+                limit: number;
+                total_queries: number;
+            }[];
+        };
         /** @description RFC 9457 problem details with a stable machine-readable `code`. */
         Problem: {
             /**
@@ -256,6 +418,83 @@ export interface components {
         };
     };
     responses: {
+        /** @description No API key was sent (code `missing_credentials`); for `/usage`, also a rejected identity token (`invalid_token`). */
+        MissingCredentials: {
+            headers: {
+                "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description No identity-provider token (`missing_credentials`), or one that is invalid (`invalid_token`). */
+        InvalidToken: {
+            headers: {
+                "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The key is malformed, unknown or revoked (`invalid_api_key`), or used outside its allowed domains (`domain_not_allowed`). */
+        KeyForbidden: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The key's monthly quota is used up (code `quota_exceeded`). */
+        QuotaExceeded: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @description The violated policy, e.g. `monthly`. */
+                    policy: string;
+                    limit?: number;
+                    /** Format: date-time */
+                    reset_at?: string;
+                };
+            };
+        };
+        /** @description No identity provider is configured on this server (code `sign_in_not_configured`). */
+        SignInNotConfigured: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The body is larger than 64 KiB (code `payload_too_large`). */
+        PayloadTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The body is not `application/json` (code `unsupported_media_type`). */
+        UnsupportedMediaType: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description The representation matches `If-None-Match`; no body. */
         NotModified: {
             headers: {
@@ -311,6 +550,20 @@ export interface components {
     };
     requestBodies: never;
     headers: {
+        /** @description The quota policy: `"monthly";q=<allowance>;w=<seconds in this month>`. */
+        RateLimitPolicy: string;
+        /** @description What is left: `"monthly";r=<remaining>;t=<seconds until the month resets>`. */
+        RateLimit: string;
+        /** @description The monthly allowance (older convention). */
+        XRateLimitLimit: number;
+        /** @description Queries left this month (older convention). */
+        XRateLimitRemaining: number;
+        /** @description When the quota resets, in epoch seconds (older convention). */
+        XRateLimitReset: number;
+        /** @description Seconds until the quota resets (the next month, UTC). */
+        RetryAfter: number;
+        /** @description The authentication scheme to use. */
+        WWWAuthenticate: string;
         /** @description Entity tag of the representation (strong validator). */
         ETag: string;
         /** @description Caching directives. */
@@ -338,11 +591,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The verse. */
+            /** @description The verse. Counts as one query. */
             200: {
                 headers: {
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -351,8 +609,154 @@ export interface operations {
             };
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["MissingCredentials"];
+            403: components["responses"]["KeyForbidden"];
             404: components["responses"]["VerseNotFound"];
+            429: components["responses"]["QuotaExceeded"];
             500: components["responses"]["InternalError"];
+        };
+    };
+    preflightVerse: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description `{book}-{chapter}-{verse}`, lower case, hyphen-separated; aliases are accepted. */
+                slug: components["parameters"]["VerseSlug"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request may be made from any origin with these headers. */
+            204: {
+                headers: {
+                    "Access-Control-Allow-Origin"?: string;
+                    "Access-Control-Allow-Methods"?: string;
+                    "Access-Control-Allow-Headers"?: string;
+                    "Access-Control-Max-Age"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    listKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The keys, oldest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KeyList"];
+                };
+            };
+            401: components["responses"]["InvalidToken"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["SignInNotConfigured"];
+        };
+    };
+    createKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateKeyRequest"];
+            };
+        };
+        responses: {
+            /** @description The new key, including the full secret (shown only once). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedKey"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["InvalidToken"];
+            /** @description The account already holds the maximum number of active keys (code `key_limit_reached`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["SignInNotConfigured"];
+        };
+    };
+    revokeKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["InvalidToken"];
+            /** @description No active key with this id belongs to the account (code `key_not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["SignInNotConfigured"];
+        };
+    };
+    getUsage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Usage for the current calendar month (UTC). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KeyUsage"] | components["schemas"]["AccountUsage"];
+                };
+            };
+            401: components["responses"]["MissingCredentials"];
+            403: components["responses"]["KeyForbidden"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["SignInNotConfigured"];
         };
     };
     listBooks: {

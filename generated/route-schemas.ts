@@ -178,6 +178,369 @@ export const routes = {
       }
     }
   },
+  "preflightVerse": {
+    "method": "OPTIONS",
+    "url": "/api/v1/verse/:slug",
+    "schema": {
+      "params": {
+        "type": "object",
+        "properties": {
+          "slug": {
+            "type": "string"
+          }
+        },
+        "required": [
+          "slug"
+        ]
+      }
+    }
+  },
+  "listKeys": {
+    "method": "GET",
+    "url": "/api/v1/keys",
+    "schema": {
+      "response": {
+        "200": {
+          "type": "object",
+          "required": [
+            "data"
+          ],
+          "additionalProperties": false,
+          "properties": {
+            "data": {
+              "type": "array",
+              "items": {
+                "type": "object",
+                "required": [
+                  "id",
+                  "name",
+                  "prefix",
+                  "tier",
+                  "rate_limit_monthly",
+                  "allowed_domains",
+                  "created_at",
+                  "usage"
+                ],
+                "additionalProperties": false,
+                "properties": {
+                  "id": {
+                    "type": "string",
+                    "format": "uuid"
+                  },
+                  "name": {
+                    "type": "string"
+                  },
+                  "prefix": {
+                    "type": "string"
+                  },
+                  "tier": {
+                    "type": "string",
+                    "enum": [
+                      "free",
+                      "developer",
+                      "scale"
+                    ],
+                    "description": "Monthly allowance: free 500, developer 50,000, scale 3,000,000 (configurable)."
+                  },
+                  "rate_limit_monthly": {
+                    "type": "integer"
+                  },
+                  "allowed_domains": {
+                    "type": "array",
+                    "items": {
+                      "type": "string"
+                    }
+                  },
+                  "created_at": {
+                    "type": "string",
+                    "format": "date-time"
+                  },
+                  "usage": {
+                    "type": "object",
+                    "required": [
+                      "period_start",
+                      "period_end",
+                      "total_queries",
+                      "remaining"
+                    ],
+                    "additionalProperties": false,
+                    "properties": {
+                      "period_start": {
+                        "type": "string",
+                        "format": "date-time"
+                      },
+                      "period_end": {
+                        "type": "string",
+                        "format": "date-time"
+                      },
+                      "total_queries": {
+                        "type": "integer"
+                      },
+                      "remaining": {
+                        "type": "integer"
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  },
+  "createKey": {
+    "method": "POST",
+    "url": "/api/v1/keys",
+    "schema": {
+      "body": {
+        "type": "object",
+        "required": [
+          "name"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "name": {
+            "type": "string",
+            "maxLength": 1000,
+            "description": "1 to 100 characters after trimming."
+          },
+          "allowed_domains": {
+            "type": "array",
+            "maxItems": 50,
+            "description": "Restrict the key to requests whose Origin (or Referer) host matches one of these. Empty or absent means unrestricted.",
+            "items": {
+              "type": "string",
+              "maxLength": 253,
+              "description": "`example.com` (that host only) or `*.example.com` (any subdomain, not the bare domain); stored lower case."
+            }
+          }
+        }
+      },
+      "response": {
+        "201": {
+          "type": "object",
+          "required": [
+            "id",
+            "name",
+            "key",
+            "prefix",
+            "tier",
+            "rate_limit_monthly",
+            "allowed_domains",
+            "created_at"
+          ],
+          "additionalProperties": false,
+          "properties": {
+            "id": {
+              "type": "string",
+              "format": "uuid"
+            },
+            "name": {
+              "type": "string"
+            },
+            "key": {
+              "type": "string",
+              "pattern": "^pv_[0-9A-Za-z]{36}$",
+              "description": "The full key. Shown only in this response."
+            },
+            "prefix": {
+              "type": "string",
+              "description": "The first characters of the key, for recognising it in listings."
+            },
+            "tier": {
+              "type": "string",
+              "enum": [
+                "free",
+                "developer",
+                "scale"
+              ],
+              "description": "Monthly allowance: free 500, developer 50,000, scale 3,000,000 (configurable)."
+            },
+            "rate_limit_monthly": {
+              "type": "integer"
+            },
+            "allowed_domains": {
+              "type": "array",
+              "items": {
+                "type": "string"
+              }
+            },
+            "created_at": {
+              "type": "string",
+              "format": "date-time"
+            }
+          }
+        }
+      }
+    }
+  },
+  "revokeKey": {
+    "method": "DELETE",
+    "url": "/api/v1/keys/:id",
+    "schema": {
+      "params": {
+        "type": "object",
+        "properties": {
+          "id": {
+            "type": "string"
+          }
+        },
+        "required": [
+          "id"
+        ]
+      }
+    }
+  },
+  "getUsage": {
+    "method": "GET",
+    "url": "/api/v1/usage",
+    "schema": {
+      "response": {
+        "200": {
+          "oneOf": [
+            {
+              "type": "object",
+              "description": "One key's usage this month (API-key form).",
+              "required": [
+                "total_queries",
+                "limit",
+                "tier",
+                "remaining",
+                "period_start",
+                "period_end"
+              ],
+              "additionalProperties": false,
+              "properties": {
+                "total_queries": {
+                  "type": "integer"
+                },
+                "limit": {
+                  "type": "integer"
+                },
+                "tier": {
+                  "type": "string",
+                  "enum": [
+                    "free",
+                    "developer",
+                    "scale"
+                  ],
+                  "description": "Monthly allowance: free 500, developer 50,000, scale 3,000,000 (configurable)."
+                },
+                "remaining": {
+                  "type": "integer"
+                },
+                "period_start": {
+                  "type": "string",
+                  "format": "date-time"
+                },
+                "period_end": {
+                  "type": "string",
+                  "format": "date-time"
+                }
+              }
+            },
+            {
+              "type": "object",
+              "description": "An account's usage this month (identity-provider form).",
+              "required": [
+                "period_start",
+                "period_end",
+                "total_queries",
+                "by_endpoint",
+                "by_style",
+                "keys"
+              ],
+              "additionalProperties": false,
+              "properties": {
+                "period_start": {
+                  "type": "string",
+                  "format": "date-time"
+                },
+                "period_end": {
+                  "type": "string",
+                  "format": "date-time"
+                },
+                "total_queries": {
+                  "type": "integer"
+                },
+                "by_endpoint": {
+                  "type": "object",
+                  "additionalProperties": {
+                    "type": "integer"
+                  }
+                },
+                "by_style": {
+                  "type": "object",
+                  "required": [
+                    "faithful",
+                    "casual",
+                    "all"
+                  ],
+                  "additionalProperties": {
+                    "type": "integer"
+                  },
+                  "properties": {
+                    "faithful": {
+                      "type": "integer"
+                    },
+                    "casual": {
+                      "type": "integer"
+                    },
+                    "all": {
+                      "type": "integer"
+                    }
+                  }
+                },
+                "keys": {
+                  "type": "array",
+                  "items": {
+                    "type": "object",
+                    "required": [
+                      "id",
+                      "name",
+                      "prefix",
+                      "tier",
+                      "limit",
+                      "total_queries"
+                    ],
+                    "additionalProperties": false,
+                    "properties": {
+                      "id": {
+                        "type": "string",
+                        "format": "uuid"
+                      },
+                      "name": {
+                        "type": "string"
+                      },
+                      "prefix": {
+                        "type": "string"
+                      },
+                      "tier": {
+                        "type": "string",
+                        "enum": [
+                          "free",
+                          "developer",
+                          "scale"
+                        ],
+                        "description": "Monthly allowance: free 500, developer 50,000, scale 3,000,000 (configurable)."
+                      },
+                      "limit": {
+                        "type": "integer"
+                      },
+                      "total_queries": {
+                        "type": "integer"
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          ]
+        }
+      }
+    }
+  },
   "listBooks": {
     "method": "GET",
     "url": "/api/v1/books",
@@ -719,6 +1082,395 @@ export const componentSchemas = {
                 "type": "integer",
                 "minimum": 1
               }
+            }
+          }
+        }
+      }
+    }
+  },
+  "Tier": {
+    "type": "string",
+    "enum": [
+      "free",
+      "developer",
+      "scale"
+    ],
+    "description": "Monthly allowance: free 500, developer 50,000, scale 3,000,000 (configurable)."
+  },
+  "DomainPattern": {
+    "type": "string",
+    "maxLength": 253,
+    "description": "`example.com` (that host only) or `*.example.com` (any subdomain, not the bare domain); stored lower case."
+  },
+  "CreateKeyRequest": {
+    "type": "object",
+    "required": [
+      "name"
+    ],
+    "additionalProperties": false,
+    "properties": {
+      "name": {
+        "type": "string",
+        "maxLength": 1000,
+        "description": "1 to 100 characters after trimming."
+      },
+      "allowed_domains": {
+        "type": "array",
+        "maxItems": 50,
+        "description": "Restrict the key to requests whose Origin (or Referer) host matches one of these. Empty or absent means unrestricted.",
+        "items": {
+          "type": "string",
+          "maxLength": 253,
+          "description": "`example.com` (that host only) or `*.example.com` (any subdomain, not the bare domain); stored lower case."
+        }
+      }
+    }
+  },
+  "CreatedKey": {
+    "type": "object",
+    "required": [
+      "id",
+      "name",
+      "key",
+      "prefix",
+      "tier",
+      "rate_limit_monthly",
+      "allowed_domains",
+      "created_at"
+    ],
+    "additionalProperties": false,
+    "properties": {
+      "id": {
+        "type": "string",
+        "format": "uuid"
+      },
+      "name": {
+        "type": "string"
+      },
+      "key": {
+        "type": "string",
+        "pattern": "^pv_[0-9A-Za-z]{36}$",
+        "description": "The full key. Shown only in this response."
+      },
+      "prefix": {
+        "type": "string",
+        "description": "The first characters of the key, for recognising it in listings."
+      },
+      "tier": {
+        "type": "string",
+        "enum": [
+          "free",
+          "developer",
+          "scale"
+        ],
+        "description": "Monthly allowance: free 500, developer 50,000, scale 3,000,000 (configurable)."
+      },
+      "rate_limit_monthly": {
+        "type": "integer"
+      },
+      "allowed_domains": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        }
+      },
+      "created_at": {
+        "type": "string",
+        "format": "date-time"
+      }
+    }
+  },
+  "KeySummary": {
+    "type": "object",
+    "required": [
+      "id",
+      "name",
+      "prefix",
+      "tier",
+      "rate_limit_monthly",
+      "allowed_domains",
+      "created_at",
+      "usage"
+    ],
+    "additionalProperties": false,
+    "properties": {
+      "id": {
+        "type": "string",
+        "format": "uuid"
+      },
+      "name": {
+        "type": "string"
+      },
+      "prefix": {
+        "type": "string"
+      },
+      "tier": {
+        "type": "string",
+        "enum": [
+          "free",
+          "developer",
+          "scale"
+        ],
+        "description": "Monthly allowance: free 500, developer 50,000, scale 3,000,000 (configurable)."
+      },
+      "rate_limit_monthly": {
+        "type": "integer"
+      },
+      "allowed_domains": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        }
+      },
+      "created_at": {
+        "type": "string",
+        "format": "date-time"
+      },
+      "usage": {
+        "type": "object",
+        "required": [
+          "period_start",
+          "period_end",
+          "total_queries",
+          "remaining"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "period_start": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "period_end": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "total_queries": {
+            "type": "integer"
+          },
+          "remaining": {
+            "type": "integer"
+          }
+        }
+      }
+    }
+  },
+  "KeyList": {
+    "type": "object",
+    "required": [
+      "data"
+    ],
+    "additionalProperties": false,
+    "properties": {
+      "data": {
+        "type": "array",
+        "items": {
+          "type": "object",
+          "required": [
+            "id",
+            "name",
+            "prefix",
+            "tier",
+            "rate_limit_monthly",
+            "allowed_domains",
+            "created_at",
+            "usage"
+          ],
+          "additionalProperties": false,
+          "properties": {
+            "id": {
+              "type": "string",
+              "format": "uuid"
+            },
+            "name": {
+              "type": "string"
+            },
+            "prefix": {
+              "type": "string"
+            },
+            "tier": {
+              "type": "string",
+              "enum": [
+                "free",
+                "developer",
+                "scale"
+              ],
+              "description": "Monthly allowance: free 500, developer 50,000, scale 3,000,000 (configurable)."
+            },
+            "rate_limit_monthly": {
+              "type": "integer"
+            },
+            "allowed_domains": {
+              "type": "array",
+              "items": {
+                "type": "string"
+              }
+            },
+            "created_at": {
+              "type": "string",
+              "format": "date-time"
+            },
+            "usage": {
+              "type": "object",
+              "required": [
+                "period_start",
+                "period_end",
+                "total_queries",
+                "remaining"
+              ],
+              "additionalProperties": false,
+              "properties": {
+                "period_start": {
+                  "type": "string",
+                  "format": "date-time"
+                },
+                "period_end": {
+                  "type": "string",
+                  "format": "date-time"
+                },
+                "total_queries": {
+                  "type": "integer"
+                },
+                "remaining": {
+                  "type": "integer"
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  },
+  "KeyUsage": {
+    "type": "object",
+    "description": "One key's usage this month (API-key form).",
+    "required": [
+      "total_queries",
+      "limit",
+      "tier",
+      "remaining",
+      "period_start",
+      "period_end"
+    ],
+    "additionalProperties": false,
+    "properties": {
+      "total_queries": {
+        "type": "integer"
+      },
+      "limit": {
+        "type": "integer"
+      },
+      "tier": {
+        "type": "string",
+        "enum": [
+          "free",
+          "developer",
+          "scale"
+        ],
+        "description": "Monthly allowance: free 500, developer 50,000, scale 3,000,000 (configurable)."
+      },
+      "remaining": {
+        "type": "integer"
+      },
+      "period_start": {
+        "type": "string",
+        "format": "date-time"
+      },
+      "period_end": {
+        "type": "string",
+        "format": "date-time"
+      }
+    }
+  },
+  "AccountUsage": {
+    "type": "object",
+    "description": "An account's usage this month (identity-provider form).",
+    "required": [
+      "period_start",
+      "period_end",
+      "total_queries",
+      "by_endpoint",
+      "by_style",
+      "keys"
+    ],
+    "additionalProperties": false,
+    "properties": {
+      "period_start": {
+        "type": "string",
+        "format": "date-time"
+      },
+      "period_end": {
+        "type": "string",
+        "format": "date-time"
+      },
+      "total_queries": {
+        "type": "integer"
+      },
+      "by_endpoint": {
+        "type": "object",
+        "additionalProperties": {
+          "type": "integer"
+        }
+      },
+      "by_style": {
+        "type": "object",
+        "required": [
+          "faithful",
+          "casual",
+          "all"
+        ],
+        "additionalProperties": {
+          "type": "integer"
+        },
+        "properties": {
+          "faithful": {
+            "type": "integer"
+          },
+          "casual": {
+            "type": "integer"
+          },
+          "all": {
+            "type": "integer"
+          }
+        }
+      },
+      "keys": {
+        "type": "array",
+        "items": {
+          "type": "object",
+          "required": [
+            "id",
+            "name",
+            "prefix",
+            "tier",
+            "limit",
+            "total_queries"
+          ],
+          "additionalProperties": false,
+          "properties": {
+            "id": {
+              "type": "string",
+              "format": "uuid"
+            },
+            "name": {
+              "type": "string"
+            },
+            "prefix": {
+              "type": "string"
+            },
+            "tier": {
+              "type": "string",
+              "enum": [
+                "free",
+                "developer",
+                "scale"
+              ],
+              "description": "Monthly allowance: free 500, developer 50,000, scale 3,000,000 (configurable)."
+            },
+            "limit": {
+              "type": "integer"
+            },
+            "total_queries": {
+              "type": "integer"
             }
           }
         }

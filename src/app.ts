@@ -5,20 +5,25 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import { routes } from '../generated/route-schemas.js'
 import type { Config } from './config.js'
-import type { ContentStore } from './content/content.store.js'
 import { AppError, installErrorHandling, sendProblem } from './errors.js'
+import { installCors } from './http/cors.js'
+import { registerIdentity } from './identity/identity.plugin.js'
 import type { DatabaseHandle } from './infra/database.js'
+import type { Clock } from './infra/clock.js'
+import { registerKeyRoutes } from './keys/keys.routes.js'
 import { registerMetaRoutes } from './meta/meta.routes.js'
-import type { VerseStore } from './verses/verse.store.js'
+import type { Services } from './services.js'
+import { registerUsageRoutes } from './usage/usage.routes.js'
 import { registerVerseRoutes } from './verses/verses.routes.js'
-import { VersesService } from './verses/verses.service.js'
+import type { VerseStore } from './verses/verse.store.js'
 
 /** Everything the app needs, created once by the caller and passed in. */
 export interface AppDeps {
   readonly config: Config
   readonly database: DatabaseHandle
   readonly verses: VerseStore
-  readonly content: ContentStore
+  readonly services: Services
+  readonly clock: Clock
   /** A pino logger; omit for silence (tests). */
   readonly logger?: FastifyBaseLogger
   /** Readiness as seen by /readyz; defaults to always ready. */
@@ -30,6 +35,7 @@ export interface AppDeps {
  * @example const app = await buildApp(deps); const res = await app.inject('/api/v1/verse/john-3-16')
  */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config, services, clock } = deps
   const app = Fastify({
     ...(deps.logger === undefined ? { logger: false } : { loggerInstance: deps.logger }),
     // Slugs are checked by the verse service, which answers 404 for long garbage; the
@@ -37,22 +43,27 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     routerOptions: { maxParamLength: 10_000 },
     // Errors raised before routing (a malformed URL) get the same problem body as the rest.
     frameworkErrors: (error, request, reply) => {
-      sendProblem(reply, request, deps.config.publicBaseUrl, new AppError('invalid_parameter', `The request URL is malformed: ${error.message}`))
+      sendProblem(reply, request, config.publicBaseUrl, new AppError('invalid_parameter', `The request URL is malformed: ${error.message}`))
     },
     bodyLimit: 64 * 1024,
     return503OnClosing: true,
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: true } },
   })
 
-  installErrorHandling(app, deps.config.publicBaseUrl, Object.values(routes))
+  installErrorHandling(app, config.publicBaseUrl, Object.values(routes))
+  // Request bodies are JSON only; anything else is 415 rather than a string that fails validation.
+  app.removeContentTypeParser('text/plain')
+  installCors(app)
+  await registerIdentity(app, services.identity, config.auth)
 
-  const verses = new VersesService({ verses: deps.verses, content: deps.content, config: deps.config })
-  registerVerseRoutes(app, verses)
+  registerVerseRoutes(app, { verses: services.verses, keys: services.keyVerifier, quotas: services.quotas })
+  registerKeyRoutes(app, { keys: services.keys, usage: services.usage, clock })
+  registerUsageRoutes(app, { usage: services.usage, quotas: services.quotas, keys: services.keys, verifier: services.keyVerifier, clock })
   await registerMetaRoutes(app, {
     isReady: deps.isReady ?? (() => true),
     verseCount: () => deps.verses.size,
     database: deps.database,
-    publicBaseUrl: deps.config.publicBaseUrl,
+    publicBaseUrl: config.publicBaseUrl,
   })
   await app.ready()
   return app

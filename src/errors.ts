@@ -48,7 +48,12 @@ export class AppError extends Error {
   constructor(
     readonly code: ErrorCode,
     readonly detail: string,
-    readonly options: { readonly errors?: readonly FieldError[]; readonly headers?: Readonly<Record<string, string>> } = {},
+    readonly options: {
+      readonly errors?: readonly FieldError[]
+      readonly headers?: Readonly<Record<string, string>>
+      /** Extra members of the problem body (RFC 9457 extensions), e.g. the violated policy. */
+      readonly extensions?: Readonly<Record<string, string | number>>
+    } = {},
   ) {
     super(detail)
     this.name = 'AppError'
@@ -57,9 +62,17 @@ export class AppError extends Error {
 }
 
 /** Builds the problem document for a code. */
-export function problemBody(baseUrl: string, code: ErrorCode, detail: string, instance?: string, errors?: readonly FieldError[]): Problem {
+export function problemBody(
+  baseUrl: string,
+  code: ErrorCode,
+  detail: string,
+  instance?: string,
+  errors?: readonly FieldError[],
+  extensions: Readonly<Record<string, string | number>> = {},
+): Problem {
   const entry = ERROR_CATALOGUE[code]
   return {
+    ...extensions,
     type: `${baseUrl}/problems/${code}`,
     title: entry.title,
     status: entry.status,
@@ -76,7 +89,7 @@ export function sendProblem(reply: FastifyReply, request: FastifyRequest, baseUr
   return reply
     .code(error.status)
     .type('application/problem+json')
-    .send(JSON.stringify(problemBody(baseUrl, error.code, error.detail, request.url.slice(0, 2048), error.options.errors)))
+    .send(JSON.stringify(problemBody(baseUrl, error.code, error.detail, request.url.slice(0, 2048), error.options.errors, error.options.extensions)))
 }
 
 /** Fastify's own client errors (bad JSON, wrong content type, body too large) by code. */

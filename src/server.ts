@@ -6,7 +6,9 @@ import { performance } from 'node:perf_hooks'
 import { pino } from 'pino'
 import { buildApp } from './app.js'
 import { ConfigError, loadConfig, type Config } from './config.js'
+import { systemClock } from './infra/clock.js'
 import { databaseLocation, openDatabase } from './infra/database.js'
+import { createServices } from './services.js'
 import { loadStores, prepareDatabase } from './startup.js'
 
 function readConfig(): Config {
@@ -28,8 +30,10 @@ async function main(): Promise<void> {
   const database = await openDatabase(databaseLocation(config))
   const prepared = await prepareDatabase(database.db)
   const stores = await loadStores(database.db)
+  const services = await createServices({ config, database, stores, clock: systemClock, logger, journalDir: config.dataDir })
   let ready = false
-  const app = await buildApp({ config, database, ...stores, logger, isReady: () => ready })
+  const app = await buildApp({ config, database, verses: stores.verses, services, clock: systemClock, logger, isReady: () => ready })
+  services.start()
 
   let stopping = false
   const stop = async (signal: NodeJS.Signals): Promise<void> => {
@@ -41,9 +45,10 @@ async function main(): Promise<void> {
     ready = false
     logger.info({ signal }, 'shutting down')
     try {
-      // Stop accepting connections and let in-flight requests finish, then close the database
-      // so that PGlite flushes its files.
+      // Stop accepting connections and let in-flight requests finish, then flush usage to the
+      // ledger, then close the database so that PGlite flushes its files.
       await app.close()
+      await services.stop()
       await database.close()
       logger.info('stopped')
       process.exit(0)

@@ -4,7 +4,9 @@
  */
 import type { Migration } from 'kysely'
 import * as m0001 from './0001_verses.js'
+import * as m0002 from './0002_keys_usage.js'
 
 export const migrations: Readonly<Record<string, Migration>> = Object.freeze({
   '0001_verses': m0001,
+  '0002_keys_usage': m0002,
 })

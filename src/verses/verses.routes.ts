@@ -1,8 +1,13 @@
-/** HTTP routes of the verses capability: thin adapters over VersesService. */
+/** HTTP routes of the verses capability: thin adapters over VersesService and the quota rules. */
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import type { operations } from '../../generated/api-types.js'
 import { routes } from '../../generated/route-schemas.js'
+import { AppError } from '../errors.js'
+import { preflightHeaders } from '../http/cors.js'
 import { etagOf, ifNoneMatchMatches, type Representation, RepresentationCache } from '../http/etag.js'
+import { authenticateApiKey } from '../keys/api-key.auth.js'
+import type { KeyVerifier } from '../keys/key-verifier.js'
+import type { QuotaService, QuotaState } from '../quotas/quota.service.js'
 import type { VersesService } from './verses.service.js'
 
 type GetVerse = operations['getVerse']['parameters']
@@ -10,20 +15,56 @@ type GetVerse = operations['getVerse']['parameters']
 /** Enough for every verse in every style selector; a few hundred MB at the very most. */
 const CACHE_CAPACITY = 100_000
 
-/** Registers GET /api/v1/verse/{slug} and GET /api/v1/books. */
-export function registerVerseRoutes(app: FastifyInstance, service: VersesService): void {
+/** What the verse routes need besides the verse service. */
+export interface VerseRouteDeps {
+  readonly verses: VersesService
+  readonly keys: KeyVerifier
+  readonly quotas: QuotaService
+}
+
+/** Registers GET/OPTIONS /api/v1/verse/{slug} and GET /api/v1/books. */
+export function registerVerseRoutes(app: FastifyInstance, deps: VerseRouteDeps): void {
+  const { verses, keys, quotas } = deps
   const representations = new RepresentationCache(CACHE_CAPACITY)
 
   app.route<{ Params: GetVerse['path']; Querystring: Required<NonNullable<GetVerse['query']>> }>({
     ...routes.getVerse,
-    handler(request, reply) {
-      const verse = service.resolve(request.params.slug)
-      const style = request.query.style
-      const representation = representations.get(`${verse.id}:${style}`, () =>
-        reply.serialize(service.toResource(verse, style)) as string,
-      )
-      return sendRepresentation(representation, request.headers['if-none-match'], reply)
+    // Authentication runs before validation: a request without a valid key learns nothing else.
+    onRequest: async (request) => {
+      request.apiKey = await authenticateApiKey(request, keys)
     },
+    // Responses that ended before the quota was looked at (e.g. a 400) still describe it.
+    onSend: async (request, reply, payload) => {
+      if (request.apiKey !== undefined && !reply.hasHeader('ratelimit')) setHeaders(reply, quotas.headers(await quotas.state(request.apiKey)))
+      return payload
+    },
+    async handler(request, reply) {
+      const key = request.apiKey
+      if (key === undefined) throw new Error('onRequest did not authenticate')
+      const verse = verses.find(request.params.slug)
+      const style = request.query.style
+      if (verse === undefined || ifNoneMatchMatches(request.headers['if-none-match'], representationOf(verse.id, style).etag)) {
+        // Neither a 404 nor a 304 counts, but an exhausted quota still answers 429 first.
+        const state = await quotas.state(key)
+        if (state.remaining === 0) throw quotaExceeded(quotas, state)
+        setHeaders(reply, quotas.headers(state))
+        if (verse === undefined) throw verses.notFound(request.params.slug)
+        return sendRepresentation(representationOf(verse.id, style), reply, 304)
+      }
+      const outcome = await quotas.consume(key, 'verse', style)
+      if (!outcome.allowed) throw quotaExceeded(quotas, outcome.state)
+      setHeaders(reply, quotas.headers(outcome.state))
+      return sendRepresentation(representationOf(verse.id, style), reply, 200)
+
+      function representationOf(id: number, selector: typeof style): Representation {
+        return representations.get(`${id}:${selector}`, () => reply.serialize(verses.toResource(verses.byId(id), selector)) as string)
+      }
+    },
+  })
+
+  app.route({
+    ...routes.preflightVerse,
+    handler: (_request, reply) => reply.code(204).headers(preflightHeaders()).send(),
   })
 
   let books: Representation | undefined
@@ -31,20 +72,28 @@ export function registerVerseRoutes(app: FastifyInstance, service: VersesService
     ...routes.listBooks,
     handler(request, reply) {
       if (books === undefined) {
-        const body = reply.serialize(service.listBooks()) as string
+        const body = reply.serialize(verses.listBooks()) as string
         books = { body, etag: etagOf(body) }
       }
-      return sendRepresentation(books, request.headers['if-none-match'], reply)
+      if (ifNoneMatchMatches(request.headers['if-none-match'], books.etag)) return sendRepresentation(books, reply, 304)
+      return sendRepresentation(books, reply, 200)
     },
   })
 }
 
-function sendRepresentation(
-  representation: Representation,
-  ifNoneMatch: string | undefined,
-  reply: FastifyReply,
-): FastifyReply {
-  reply.header('etag', representation.etag).header('cache-control', 'no-cache')
-  if (ifNoneMatchMatches(ifNoneMatch, representation.etag)) return reply.code(304).send()
+function setHeaders(reply: FastifyReply, headers: Record<string, string>): void {
+  for (const [name, value] of Object.entries(headers)) reply.header(name, value)
+}
+
+function quotaExceeded(quotas: QuotaService, state: QuotaState): AppError {
+  return new AppError('quota_exceeded', `This key has used its ${state.limit} queries for ${state.period.id}; the quota resets at ${state.period.end.toISOString()}.`, {
+    headers: { ...quotas.headers(state), 'retry-after': String(state.resetSeconds) },
+    extensions: { policy: 'monthly', limit: state.limit, reset_at: state.period.end.toISOString() },
+  })
+}
+
+function sendRepresentation(representation: Representation, reply: FastifyReply, status: 200 | 304): FastifyReply {
+  reply.header('etag', representation.etag).header('cache-control', 'private, no-cache')
+  if (status === 304) return reply.code(304).send()
   return reply.type('application/json; charset=utf-8').send(representation.body)
 }

@@ -25,17 +25,22 @@ export interface VersesServiceDeps {
 export class VersesService {
   constructor(private readonly deps: VersesServiceDeps) {}
 
-  /**
-   * Finds the verse a slug names, accepting aliases and any case.
-   * @throws AppError `verse_not_found` for anything that names no verse.
-   */
-  resolve(slug: string): VerseRecord {
+  /** The verse a slug names, accepting aliases and any case; undefined when it names none. */
+  find(slug: string): VerseRecord | undefined {
     const address = parseVerseSlug(slug)
-    const verse = address && this.deps.verses.get(address.book.position, address.chapter, address.verse)
-    if (verse === undefined) {
-      throw new AppError('verse_not_found', `No verse matches "${slug.slice(0, 100)}". Use {book}-{chapter}-{verse}, e.g. john-3-16.`)
-    }
+    return address && this.deps.verses.get(address.book.position, address.chapter, address.verse)
+  }
+
+  /** The verse with this id (one `find` returned). */
+  byId(id: number): VerseRecord {
+    const verse = this.deps.verses.byVerseId(id)
+    if (verse === undefined) throw new Error(`no verse ${id}`)
     return verse
+  }
+
+  /** The error for a slug that names no verse. */
+  notFound(slug: string): AppError {
+    return new AppError('verse_not_found', `No verse matches "${slug.slice(0, 100)}". Use {book}-{chapter}-{verse}, e.g. john-3-16.`)
   }
 
   /** The verse resource with the styles the selector asks for. */

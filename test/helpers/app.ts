@@ -1,8 +1,13 @@
 /** Builds the app for a test on its own seeded database, and tears both down afterwards. */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { buildApp } from '../../src/app.js'
 import { loadConfig, type Config } from '../../src/config.js'
+import type { Clock } from '../../src/infra/clock.js'
 import type { DatabaseHandle, DatabaseKind } from '../../src/infra/database.js'
+import { createServices, type Services } from '../../src/services.js'
 import { loadStores, type Stores } from '../../src/startup.js'
 import { openTestDatabase } from './database.js'
 
@@ -16,21 +21,60 @@ export interface TestApp {
   readonly app: FastifyInstance
   readonly database: DatabaseHandle
   readonly stores: Stores
+  readonly services: Services
   readonly config: Config
+  readonly journalDir: string
 }
+
+/** A clock a test can move. */
+export class TestClock implements Clock {
+  constructor(private current: Date = new Date()) {}
+
+  now(): Date {
+    return new Date(this.current)
+  }
+
+  set(date: Date): void {
+    this.current = date
+  }
+}
+
+const silent = { error: () => undefined, info: () => undefined, warn: () => undefined }
 
 /**
  * A fresh app on a fresh copy of the seeded database.
  * @param env environment overrides, parsed by the real config loader.
  */
-export async function buildTestApp(t: Teardown, options: { kind?: DatabaseKind; env?: Record<string, string> } = {}): Promise<TestApp> {
+export async function buildTestApp(
+  t: Teardown,
+  options: { kind?: DatabaseKind; env?: Record<string, string>; clock?: Clock; database?: DatabaseHandle } = {},
+): Promise<TestApp> {
   const config = loadConfig({ LOG_LEVEL: 'silent', ...options.env })
-  const database = await openTestDatabase(options.kind ?? 'pglite', { seeded: true })
+  const database = options.database ?? (await openTestDatabase(options.kind ?? 'pglite', { seeded: true }))
+  const journalDir = mkdtempSync(join(tmpdir(), 'pv-journal-'))
+  const clock = options.clock ?? { now: () => new Date() }
   const stores = await loadStores(database.db)
-  const app = await buildApp({ config, database, ...stores })
+  const services = await createServices({ config, database, stores, clock, logger: silent, journalDir })
+  const app = await buildApp({ config, database, verses: stores.verses, services, clock })
   t.teardown(async () => {
     await app.close()
-    await database.close()
+    await services.stop()
+    if (options.database === undefined) await database.close()
+    rmSync(journalDir, { recursive: true, force: true })
   })
-  return { app, database, stores, config }
+  return { app, database, stores, services, config, journalDir }
+}
+
+/** Creates a key through the service (as the operator CLI does) and returns the full key. */
+export async function createTestKey(
+  testApp: TestApp,
+  options: { account?: string; name?: string; tier?: 'free' | 'developer' | 'scale'; allowedDomains?: string[] } = {},
+): Promise<{ key: string; id: string }> {
+  const created = await testApp.services.keys.create({
+    accountId: options.account ?? 'test-account',
+    name: options.name ?? 'test key',
+    tier: options.tier ?? 'free',
+    allowedDomains: options.allowedDomains ?? [],
+  })
+  return { key: created.key, id: created.record.id }
 }

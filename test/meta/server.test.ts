@@ -2,11 +2,12 @@
 import t from 'tap'
 import { fetchChecked } from '../helpers/http.js'
 import { removeDataDir, seededDataDir, startServer } from '../helpers/server.js'
+import { signToken, TEST_JWT_SECRET } from '../helpers/tokens.js'
 
 t.test('serves, logs JSON and stops gracefully on SIGTERM', async (t) => {
   const dataDir = seededDataDir()
   t.teardown(() => removeDataDir(dataDir))
-  const server = await startServer({ DATA_DIR: dataDir, PUBLIC_BASE_URL: 'https://plainverse.example' })
+  const server = await startServer({ DATA_DIR: dataDir, PUBLIC_BASE_URL: 'https://plainverse.example', AUTH_JWT_SECRET: TEST_JWT_SECRET })
   t.teardown(() => server.stop('SIGKILL'))
   const ready = server.logs.find((l) => l.msg === 'ready')
   t.ok(ready, 'logs a ready line')
@@ -20,7 +21,17 @@ t.test('serves, logs JSON and stops gracefully on SIGTERM', async (t) => {
   const readiness = await fetchChecked(t, server.baseUrl, '/readyz')
   t.same(readiness.json(), { status: 'ready', verses: 31102, database: 'pglite' })
 
-  const verse = await fetchChecked(t, server.baseUrl, '/api/v1/verse/genesis-1-1')
+  const anonymous = await fetchChecked(t, server.baseUrl, '/api/v1/verse/genesis-1-1')
+  t.equal(anonymous.status, 401)
+  t.ok(anonymous.headers.get('www-authenticate'))
+  const created = await fetchChecked(t, server.baseUrl, '/api/v1/keys', {
+    method: 'POST',
+    headers: { authorization: `Bearer ${signToken('server-test')}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'end to end' }),
+  })
+  t.equal(created.status, 201)
+  const key = created.json<{ key: string }>().key
+  const verse = await fetchChecked(t, server.baseUrl, '/api/v1/verse/genesis-1-1', { headers: { 'x-api-key': key } })
   t.equal(verse.json<{ kjv_text: string }>().kjv_text, 'In the beginning God created the heaven and the earth.')
   t.equal(verse.json<{ attribution: { url: string } }>().attribution.url, 'https://plainverse.example/genesis/1/1')
 

@@ -3,7 +3,7 @@
  * conforms to the contract. Seeded, so a failure can be replayed.
  */
 import t from 'tap'
-import { buildTestApp } from '../helpers/app.js'
+import { buildTestApp, createTestKey } from '../helpers/app.js'
 import { call } from '../helpers/http.js'
 
 /** mulberry32: a small seeded PRNG so that runs are reproducible. */
@@ -31,7 +31,9 @@ function randomString(max: number): string {
 }
 
 t.test(`fuzzing the verse endpoint (FUZZ_SEED=${seed})`, async (t) => {
-  const { app } = await buildTestApp(t)
+  const testApp = await buildTestApp(t, { env: { QUOTA_FREE: '100000' } })
+  const { app } = testApp
+  const { key } = await createTestKey(testApp)
   const styles = ['faithful', 'casual', 'all', '', 'ALL', 'faithful ', 'null', '[]', '%00', 'x'.repeat(3000)]
   let served = 0
   for (let i = 0; i < 600; i++) {
@@ -40,7 +42,8 @@ t.test(`fuzzing the verse endpoint (FUZZ_SEED=${seed})`, async (t) => {
     // Let the URL encoder deal with characters that cannot appear raw; some requests keep raw bytes.
     const path = random() < 0.7 ? encodeURIComponent(slug) : slug.replace(/[\s#?]/g, '')
     const url = `/api/v1/verse/${path}${query}`
-    const res = await call(t, app, { url, headers: random() < 0.2 ? { 'if-none-match': randomString(30).replace(/[^\x20-\x7e]/g, '') } : {} })
+    const conditional = random() < 0.2 ? { 'if-none-match': randomString(30).replace(/[^\x20-\x7e]/g, '') } : {}
+    const res = await call(t, app, { url, headers: { 'x-api-key': key, ...conditional } })
     if (res.statusCode >= 500) t.fail(`500 for ${JSON.stringify(url.slice(0, 200))}`)
     if (![200, 304, 400, 404].includes(res.statusCode)) t.fail(`unexpected ${res.statusCode} for ${JSON.stringify(url.slice(0, 200))}`)
     if (res.statusCode === 200) served++

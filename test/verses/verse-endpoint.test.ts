@@ -1,16 +1,18 @@
 import t from 'tap'
 import { availableKinds } from '../helpers/database.js'
-import { buildTestApp } from '../helpers/app.js'
+import { buildTestApp, createTestKey } from '../helpers/app.js'
 import { call } from '../helpers/http.js'
 import type { VerseResource } from '../../src/verses/verses.service.js'
 import type { Problem } from '../../src/errors.js'
 
 for (const { kind, skip } of availableKinds()) {
   t.test(`verse endpoint on ${kind}`, { skip }, async (t) => {
-    const { app } = await buildTestApp(t, { kind, env: { PUBLIC_BASE_URL: 'https://api.example.org/' } })
+    const testApp = await buildTestApp(t, { kind, env: { PUBLIC_BASE_URL: 'https://api.example.org/', QUOTA_FREE: '100000' } })
+    const { app } = testApp
+    const { key } = await createTestKey(testApp)
 
     t.test('John 3:16 in the default (faithful) style', async (t) => {
-      const res = await call(t, app, { url: '/api/v1/verse/john-3-16' })
+      const res = await call(t, app, { url: '/api/v1/verse/john-3-16', headers: { 'x-api-key': key } })
       t.equal(res.statusCode, 200)
       t.match(res.headers['content-type'], /^application\/json/)
       const body = res.json<VerseResource>()
@@ -26,10 +28,10 @@ for (const { kind, skip } of availableKinds()) {
     })
 
     t.test('styles: casual and all', async (t) => {
-      const casual = (await call(t, app, { url: '/api/v1/verse/john-3-16?style=casual' })).json<VerseResource>()
+      const casual = (await call(t, app, { url: '/api/v1/verse/john-3-16?style=casual', headers: { 'x-api-key': key } })).json<VerseResource>()
       t.notOk('faithful' in casual)
       t.same(casual.casual, { simplified_text: null, bottom_line: null, available: false })
-      const all = (await call(t, app, { url: '/api/v1/verse/john-3-16?style=all' })).json<VerseResource>()
+      const all = (await call(t, app, { url: '/api/v1/verse/john-3-16?style=all', headers: { 'x-api-key': key } })).json<VerseResource>()
       t.ok(all.faithful)
       t.ok(all.casual)
     })
@@ -46,7 +48,7 @@ for (const { kind, skip } of availableKinds()) {
         ['3-john-1-14', '3-john-1-14', '3 John 1:14'],
       ]
       for (const [slug, canonical, reference] of cases) {
-        const res = await call(t, app, { url: `/api/v1/verse/${slug}` })
+        const res = await call(t, app, { url: `/api/v1/verse/${slug}`, headers: { 'x-api-key': key } })
         t.equal(res.statusCode, 200, slug)
         t.equal(res.json<VerseResource>().slug, canonical, slug)
         t.equal(res.json<VerseResource>().reference, reference, slug)
@@ -57,7 +59,7 @@ for (const { kind, skip } of availableKinds()) {
       const bad = ['john-0-1', 'john-3-0', 'john-3-37', 'john-22-1', '3-john-1-15', 'psalms-117-3', 'nobook-1-1', 'garbage', 'john', 'john-3',
         'john-3-16-17', '-1-1', 'john--3-16', encodeURIComponent('jöhn-3-16'), encodeURIComponent('john 3 16 ; drop table verses'), 'x'.repeat(5120)]
       for (const slug of bad) {
-        const res = await call(t, app, { url: `/api/v1/verse/${slug}` })
+        const res = await call(t, app, { url: `/api/v1/verse/${slug}`, headers: { 'x-api-key': key } })
         t.equal(res.statusCode, 404, slug.slice(0, 40))
         const problem = res.json<Problem>()
         t.equal(problem.code, 'verse_not_found')
@@ -67,31 +69,31 @@ for (const { kind, skip } of availableKinds()) {
 
     t.test('an invalid style is 400 invalid_parameter', async (t) => {
       for (const style of ['formal', 'FAITHFUL', '', 'all,casual']) {
-        const res = await call(t, app, { url: `/api/v1/verse/john-3-16?style=${encodeURIComponent(style)}` })
+        const res = await call(t, app, { url: `/api/v1/verse/john-3-16?style=${encodeURIComponent(style)}`, headers: { 'x-api-key': key } })
         t.equal(res.statusCode, 400, style)
         const problem = res.json<Problem>()
         t.equal(problem.code, 'invalid_parameter')
         t.equal(problem.status, 400)
         t.match(problem.detail, /style/)
       }
-      const repeated = await call(t, app, { url: '/api/v1/verse/john-3-16?style=casual&style=all' })
+      const repeated = await call(t, app, { url: '/api/v1/verse/john-3-16?style=casual&style=all', headers: { 'x-api-key': key } })
       t.equal(repeated.statusCode, 400, 'a repeated style is rejected, not guessed')
     })
 
     t.test('ETag and If-None-Match', async (t) => {
-      const first = await call(t, app, { url: '/api/v1/verse/john-3-16?style=all' })
+      const first = await call(t, app, { url: '/api/v1/verse/john-3-16?style=all', headers: { 'x-api-key': key } })
       const etag = first.headers.etag
       t.type(etag, 'string')
-      const again = await call(t, app, { url: '/api/v1/verse/jn-3-16?style=all', headers: { 'if-none-match': String(etag) } })
+      const again = await call(t, app, { url: '/api/v1/verse/jn-3-16?style=all', headers: { 'x-api-key': key, 'if-none-match': String(etag) } })
       t.equal(again.statusCode, 304)
       t.equal(again.body, '')
       t.equal(again.headers.etag, etag)
-      const weak = await call(t, app, { url: '/api/v1/verse/john-3-16?style=all', headers: { 'if-none-match': `"other", W/${String(etag)}` } })
+      const weak = await call(t, app, { url: '/api/v1/verse/john-3-16?style=all', headers: { 'x-api-key': key, 'if-none-match': `"other", W/${String(etag)}` } })
       t.equal(weak.statusCode, 304, 'weak comparison, lists')
-      const other = await call(t, app, { url: '/api/v1/verse/john-3-16?style=faithful', headers: { 'if-none-match': String(etag) } })
+      const other = await call(t, app, { url: '/api/v1/verse/john-3-16?style=faithful', headers: { 'x-api-key': key, 'if-none-match': String(etag) } })
       t.equal(other.statusCode, 200, 'another representation has another tag')
       t.not(other.headers.etag, etag)
-      const star = await call(t, app, { url: '/api/v1/verse/john-3-16', headers: { 'if-none-match': '*' } })
+      const star = await call(t, app, { url: '/api/v1/verse/john-3-16', headers: { 'x-api-key': key, 'if-none-match': '*' } })
       t.equal(star.statusCode, 304)
     })
 
@@ -119,7 +121,7 @@ for (const { kind, skip } of availableKinds()) {
       const post = await call(t, app, { method: 'POST', url: '/api/v1/verse/john-3-16' })
       t.equal(post.statusCode, 405)
       t.equal(post.json<Problem>().code, 'method_not_allowed')
-      t.equal(post.headers.allow, 'GET')
+      t.equal(post.headers.allow, 'GET, OPTIONS')
     })
   })
 }

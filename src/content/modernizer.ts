@@ -1,0 +1,732 @@
+/**
+ * A deterministic, rule-based modernizer of King James English. It keeps each verse's
+ * structure (word order, punctuation, names, "LORD") and changes only what a modern reader
+ * would stumble on: the old pronouns, the -eth/-est verb endings and their inverted
+ * questions, and a fixed set of archaic words. No rule looks at anything but the verse, so
+ * the same input always gives the same output, and a modernized text is left unchanged by
+ * a second pass.
+ *
+ * Decisions that shape the output (the tests hold them):
+ * - thee/thou/ye become "you"; thy becomes "your"; thine becomes "your" before a word and
+ *   "yours" when it stands alone ("the kingdom is thine"); mine becomes "my" only where the
+ *   KJV used it for "my" before a vowel or h ("mine eyes"), so "it is mine" keeps "mine".
+ * - A verb inverted with thou/ye keeps the question: "art thou" is "are you", "knowest
+ *   thou not" is "do you not know", "sawest thou" is "did you see", "What think ye" is
+ *   "What do you think". An imperative drops the pronoun ("Go thou" is "Go") and one with
+ *   "not" takes "do" ("Fear thou not", "Fear not" at the start of a sentence: "Do not fear").
+ * - wherefore is "why" where it asks (a question, or an inverted verb follows) and
+ *   "therefore" where it concludes, as at the start of Paul's "Wherefore, my beloved".
+ * - -eth verbs take the modern -s/-es with English spelling rules and an irregular table;
+ *   second-person -est verbs lose the ending (thou knowest: you know; thou sawest: you saw).
+ */
+import { isEstVerb, isEthVerb, tokenizeWords, type WordContext } from './archaic.js'
+
+// ---------------------------------------------------------------------------------------
+// Morphology: from an -eth/-est/-ed stem back to the plain verb, and on to its -s form.
+// ---------------------------------------------------------------------------------------
+
+const VOWELS = 'aeiou'
+
+/** Stems whose base form the general rules would get wrong. */
+const STEM_EXCEPTIONS: ReadonlyMap<string, string> = new Map([
+  // "oweth" is owe, though "showeth" is show; "persuadeth" keeps the e of persuade.
+  ['ow', 'owe'], ['persuad', 'persuade'], ['dissuad', 'dissuade'], ['creat', 'create'],
+  // Unstressed endings that the silent-e rule would wrongly lengthen.
+  ['murmur', 'murmur'], ['blossom', 'blossom'],
+  // haste, waste, taste and chaste, unlike cast, last and fast.
+  ['hast', 'haste'], ['wast', 'waste'], ['tast', 'taste'], ['chast', 'chaste'],
+])
+
+/** Stems in -ng whose verb ends in -nge (changeth, avengeth); bringeth and singeth do not. */
+const NGE_STEMS: ReadonlySet<string> = new Set([
+  'chang', 'exchang', 'aveng', 'reveng', 'challeng', 'arrang', 'rang', 'estrang', 'plung',
+  'expung', 'cring', 'fring', 'hing', 'imping', 'infring', 'spong', 'lung', 'derang',
+])
+
+/** Stems in -th whose verb ends in -the (breatheth, loatheth). */
+const THE_STEMS: ReadonlySet<string> = new Set([
+  'breath', 'loath', 'loth', 'cloth', 'bath', 'sooth', 'sheath', 'wreath', 'seeth', 'teeth',
+])
+
+/** Doubled letters the verb itself ends in: "addeth" is add, but "runneth" is run. */
+const KEEP_DOUBLE: ReadonlySet<string> = new Set(['add', 'err', 'ebb', 'egg', 'odd', 'purr', 'butt'])
+
+/** British -ll- stems whose verb ends in one l (excelleth: excel; travelleth: travel). */
+const SINGLE_L: ReadonlySet<string> = new Set([
+  'excell', 'travell', 'compell', 'rebell', 'disannull', 'expell', 'repell', 'propell',
+  'impell', 'dispell', 'counsell', 'cancell', 'labell', 'modell', 'quarrell', 'marvell',
+  'annull', 'fulfill', 'distill', 'instill', 'extoll', 'enroll', 'revell', 'level',
+])
+
+/** Multi-syllable stems in -it/-et/-on/-er whose verb still ends in a silent e. */
+const MULTI_E_STEMS: ReadonlySet<string> = new Set([
+  'invit', 'unit', 'excit', 'recit', 'requit', 'ignit', 'incit', 'expedit', 'backbit',
+  'complet', 'compet', 'delet', 'secret', 'deplet', 'excret', 'aton', 'condon', 'postpon',
+  'dethron', 'enthron', 'inton', 'rever', 'persever', 'interfer', 'adher', 'coher',
+])
+
+/** Final two letters after which a multi-syllable stem's verb ends in a silent e. */
+const MULTI_E_ENDINGS: ReadonlySet<string> = new Set([
+  'ak', 'ok', 'uk', 'ik', 'id', 'ud', 'ad', 'od', 'ed', 'ir', 'ur', 'ar', 'or', 'ut', 'ot',
+  'um', 'am', 'em', 'im', 'ap', 'at', 'in', 'an', 'un', 'ul', 'il', 'al', 'ol', 'ib', 'ub', 'ob',
+])
+
+/** Counts the vowel groups of a stem; the u of qu/gu before a vowel is a consonant. */
+function syllables(stem: string): number {
+  const plain = stem.replace(/([qg])u(?=[aeiouy])/g, '$1').replace(/^y/, '')
+  return (plain.match(/[aeiouy]+/g) ?? []).length
+}
+
+function isVowel(ch: string | undefined): boolean {
+  return ch !== undefined && VOWELS.includes(ch)
+}
+
+/**
+ * The plain verb behind a stem left by removing -eth, -est or -ed: "lov" is love, "runn"
+ * is run, "cri" is cry, "se" is see. English keeps a silent e where the KJV did not double
+ * the consonant, which is what most of these rules test.
+ */
+export function baseFromStem(stem: string): string {
+  const known = STEM_EXCEPTIONS.get(stem)
+  if (known !== undefined) return known
+  const last = stem.charAt(stem.length - 1)
+  const before = stem.charAt(stem.length - 2)
+  if (last === 'i') return stem.length <= 2 ? `${stem}e` : `${stem.slice(0, -1)}y`
+  if (last === 'e' || last === 'u') return `${stem}e`
+  if (last === 'o' || last === 'y' || last === 'w' || last === 'x') return stem
+  if (last === before && !isVowel(last)) {
+    if (last === 's' || last === 'f' || last === 'z') return stem
+    if (last === 'l') return SINGLE_L.has(stem) ? stem.slice(0, -1) : stem
+    return KEEP_DOUBLE.has(stem) ? stem : stem.slice(0, -1)
+  }
+  if (last === 's' || last === 'z' || last === 'v' || last === 'c') return `${stem}e`
+  if (stem.endsWith('dg')) return `${stem}e`
+  if (stem.endsWith('th')) return THE_STEMS.has(stem) ? `${stem}e` : stem
+  if (last === 'g') {
+    if (before === 'n') return NGE_STEMS.has(stem) ? `${stem}e` : stem
+    return `${stem}e`
+  }
+  if (last === 'l' && 'bcdfgkptz'.includes(before)) return `${stem}e`
+  if (!isVowel(before)) return stem
+  // One vowel and one consonant at the end: "mak", "rul", "open", "visit".
+  const vowelRun = stem.slice(0, -1).match(/[aeiou]+$/)?.[0] ?? ''
+  const quOrGu = /[qg]u[aeiou]$/.test(stem.slice(0, -1))
+  if (vowelRun.length > 1 && !quOrGu) return stem
+  if (MULTI_E_STEMS.has(stem)) return `${stem}e`
+  if (syllables(stem) <= 1) return `${stem}e`
+  if (stem.endsWith('com')) return `${stem}e`
+  return MULTI_E_ENDINGS.has(stem.slice(-2)) ? `${stem}e` : stem
+}
+
+/** Third-person forms that do not follow the -s/-es spelling rules. */
+const THIRD_PERSON_IRREGULAR: ReadonlyMap<string, string> = new Map([
+  ['have', 'has'], ['be', 'is'], ['do', 'does'], ['go', 'goes'], ['undo', 'undoes'],
+])
+
+/** The modern third-person singular of a plain verb: teach: teaches, cry: cries, see: sees. */
+export function thirdPerson(base: string): string {
+  const irregular = THIRD_PERSON_IRREGULAR.get(base)
+  if (irregular !== undefined) return irregular
+  if (/(s|x|z|sh|ch|o)$/.test(base)) return `${base}es`
+  if (/[^aeiou]y$/.test(base)) return `${base.slice(0, -1)}ies`
+  return `${base}s`
+}
+
+/** Archaic verbs whose -eth/-est forms are modernized to a different verb. */
+const VERB_REPLACEMENTS: ReadonlyMap<string, string> = new Map([
+  ['shew', 'show'], ['wot', 'know'], ['wott', 'know'], ['list', 'wish'], ['dure', 'endure'],
+  ['lade', 'load'], ['lothe', 'loathe'], ['eschew', 'shun'], ['wax', 'grow'],
+  ['like', 'please'], ['bewray', 'betray'], ['spake', 'spoke'], ['bare', 'bore'],
+  ['sware', 'swore'], ['brake', 'broke'], ['shewed', 'showed'], ['wist', 'knew'],
+  ['gat', 'got'], ['hie', 'hurry'],
+])
+
+/** -eth words that the stem rules cannot reach. */
+const ETH_IRREGULAR: ReadonlyMap<string, string> = new Map([
+  ['seeth', 'sees'], ['foreseeth', 'foresees'], ['overseeth', 'oversees'], ['doeth', 'does'],
+  ['goeth', 'goes'], ['undoeth', 'undoes'],
+])
+
+/** The modern -s form of a third-person -eth verb, in lower case (loveth: loves). */
+export function ethToModern(word: string): string {
+  const lower = word.toLowerCase()
+  const irregular = ETH_IRREGULAR.get(lower)
+  if (irregular !== undefined) return irregular
+  const base = baseFromStem(lower.slice(0, -3))
+  return thirdPerson(VERB_REPLACEMENTS.get(base) ?? base)
+}
+
+/** Second-person forms with their modern equivalent, including the auxiliaries. */
+const EST_IRREGULAR: ReadonlyMap<string, string> = new Map([
+  ['art', 'are'], ['hast', 'have'], ['dost', 'do'], ['doest', 'do'], ['didst', 'did'],
+  ['diddest', 'did'], ['wilt', 'will'], ['shalt', 'shall'], ['canst', 'can'], ['wast', 'were'],
+  ['wert', 'were'], ['hadst', 'had'], ['mayest', 'may'], ['mayst', 'may'], ['mightest', 'might'],
+  ['mightst', 'might'], ['wouldest', 'would'], ['wouldst', 'would'], ['shouldest', 'should'],
+  ['shouldst', 'should'], ['couldest', 'could'], ['couldst', 'could'], ['oughtest', 'ought'],
+  ['needest', 'need'], ['saidst', 'said'], ['laidst', 'laid'], ['seest', 'see'], ['goest', 'go'],
+  ['satest', 'sat'], ['layedst', 'laid'], ['castedst', 'cast'], ['buildedst', 'built'],
+  ['gottest', 'got'], ['diggedst', 'dug'], ['fellest', 'fell'], ['spakest', 'spoke'], ['barest', 'bore'],
+  ['swarest', 'swore'], ['sworest', 'swore'], ['brakest', 'broke'], ['badest', 'bade'],
+  ['withheldest', 'withheld'], ['leftest', 'left'], ['rentest', 'rent'], ['diedst', 'died'],
+  ['driedst', 'dried'],
+])
+
+/** The plain form of a second-person verb, in lower case (knowest: know, sawest: saw). */
+export function estToModern(word: string): string {
+  const lower = word.toLowerCase()
+  const irregular = EST_IRREGULAR.get(lower)
+  if (irregular !== undefined) return irregular
+  if (lower.endsWith('dst')) {
+    const past = lower.slice(0, -2)
+    return VERB_REPLACEMENTS.get(past) ?? past
+  }
+  const base = baseFromStem(lower.slice(0, -3))
+  return VERB_REPLACEMENTS.get(base) ?? base
+}
+
+/** Irregular past forms with their plain verb, for "did you see" from "sawest thou". */
+const PAST_TO_BASE: ReadonlyMap<string, string> = new Map([
+  ['knew', 'know'], ['saw', 'see'], ['gave', 'give'], ['took', 'take'], ['made', 'make'],
+  ['came', 'come'], ['went', 'go'], ['spoke', 'speak'], ['spake', 'speak'], ['brought', 'bring'],
+  ['sought', 'seek'], ['thought', 'think'], ['wrought', 'work'], ['heard', 'hear'],
+  ['sent', 'send'], ['stood', 'stand'], ['forsook', 'forsake'], ['drew', 'draw'],
+  ['threw', 'throw'], ['slew', 'slay'], ['smote', 'smite'], ['sat', 'sit'], ['swore', 'swear'],
+  ['sware', 'swear'], ['bore', 'bear'], ['bare', 'bear'], ['bade', 'bid'], ['broke', 'break'],
+  ['brake', 'break'], ['became', 'become'], ['forgave', 'forgive'], ['led', 'lead'],
+  ['fled', 'flee'], ['did', 'do'], ['found', 'find'], ['left', 'leave'], ['withheld', 'withhold'],
+  ['laid', 'lay'], ['fell', 'fall'], ['abode', 'abide'], ['said', 'say'], ['had', 'have'],
+  ['ate', 'eat'], ['dealt', 'deal'], ['told', 'tell'], ['built', 'build'], ['wrote', 'write'],
+  ['chose', 'choose'], ['understood', 'understand'], ['struck', 'strike'], ['got', 'get'],
+  ['gat', 'get'], ['sold', 'sell'], ['held', 'hold'], ['kept', 'keep'], ['met', 'meet'],
+  ['felt', 'feel'], ['fed', 'feed'], ['slept', 'sleep'], ['wept', 'weep'], ['ran', 'run'],
+  ['rose', 'rise'], ['arose', 'arise'], ['drank', 'drink'], ['sang', 'sing'], ['began', 'begin'],
+  ['shook', 'shake'], ['wist', 'know'], ['taught', 'teach'],
+  ['bought', 'buy'], ['caught', 'catch'], ['fought', 'fight'], ['lost', 'lose'], ['meant', 'mean'],
+  ['rode', 'ride'], ['hid', 'hide'], ['fetched', 'fetch'], ['were', 'be'], ['was', 'be'],
+])
+
+/** The plain verb of a past form, or undefined when the word is not a known past. */
+function pastToBase(lower: string): string | undefined {
+  const known = PAST_TO_BASE.get(lower)
+  if (known !== undefined) return known
+  if (lower.length >= 5 && lower.endsWith('ed') && !lower.endsWith('eed')) {
+    return baseFromStem(lower.slice(0, -2))
+  }
+  return undefined
+}
+
+// ---------------------------------------------------------------------------------------
+// Word lists that the rules consult.
+// ---------------------------------------------------------------------------------------
+
+/** Words with one plain replacement wherever they stand. */
+const WORD_REPLACEMENTS: ReadonlyMap<string, string> = new Map([
+  ['thee', 'you'], ['thou', 'you'], ['ye', 'you'], ['thy', 'your'], ['thyself', 'yourself'],
+  ['hath', 'has'], ['doth', 'does'], ['saith', 'says'], ['unto', 'to'], ['spake', 'spoke'],
+  ['shew', 'show'], ['shewed', 'showed'], ['shewn', 'shown'], ['shewing', 'showing'],
+  ['shews', 'shows'], ['shewbread', 'showbread'], ['wist', 'knew'], ['wot', 'know'],
+  ['ere', 'before'], ['whither', 'where'], ['whithersoever', 'wherever'], ['hither', 'here'],
+  ['thither', 'there'], ['verily', 'truly'], ['alway', 'always'], ['sware', 'swore'],
+  ['digged', 'dug'], ['durst', 'dared'], ['holpen', 'helped'], ['peradventure', 'perhaps'],
+  ['wroth', 'angry'], ['twain', 'two'], ['athirst', 'thirsty'], ['privily', 'secretly'],
+  ['quoth', 'said'], ['brake', 'broke'], ['hungred', 'hungry'], ['astonied', 'astonished'],
+  ['eschew', 'shun'], ['yea', 'yes'], ['nay', 'no'], ['howbeit', 'however'], ['gat', 'got'],
+  ['waxed', 'grew'], ['waxen', 'grown'], ['builded', 'built'], ['drave', 'drove'],
+  ['trode', 'trod'], ['forgat', 'forgot'], ['lien', 'lain'], ['agone', 'ago'], ['holden', 'held'],
+])
+
+/** Plain auxiliaries that keep their place before "you" in a question ("have ye": "have you"). */
+const PLAIN_AUXILIARIES: ReadonlySet<string> = new Set([
+  'are', 'were', 'have', 'had', 'shall', 'will', 'can', 'could', 'would', 'should', 'may',
+  'might', 'must', 'did', 'ought', 'is', 'was', 'am', 'need', 'dare', 'does',
+])
+
+/** Verbs ending in -ing, which participles (seeing, hearing) are not. */
+const ING_VERBS: ReadonlySet<string> = new Set([
+  'sing', 'bring', 'ring', 'spring', 'sting', 'swing', 'cling', 'fling', 'wring', 'sling', 'string',
+])
+
+/** Verbs ending in -ly, which other -ly words (surely, only) are not. */
+const LY_VERBS: ReadonlySet<string> = new Set(['fly', 'reply', 'apply', 'rely', 'supply', 'multiply', 'comply', 'ally'])
+
+/** Words that are never the verb of an imperative or of an inverted question. */
+const FUNCTION_WORDS: ReadonlySet<string> = new Set([
+  'and', 'but', 'or', 'nor', 'for', 'that', 'which', 'who', 'whom', 'whose', 'what', 'when',
+  'where', 'whither', 'whence', 'why', 'how', 'wherefore', 'wherein', 'whereof', 'whereby',
+  'wherewith', 'whereon', 'whereunto', 'whereupon', 'whereas', 'whereto', 'if', 'as', 'than',
+  'though', 'although', 'because', 'lest', 'until', 'till', 'since', 'while', 'whiles',
+  'whilst', 'unless', 'except', 'whether', 'so', 'then', 'now', 'yet', 'therefore', 'also',
+  'even', 'only', 'not', 'surely', 'verily', 'moreover', 'notwithstanding', 'nevertheless',
+  'howbeit', 'thus', 'there', 'here', 'hitherto', 'henceforth', 'afterward', 'afterwards',
+  'before', 'after', 'both', 'all', 'this', 'these', 'those', 'the', 'a', 'an', 'o', 'oh',
+  'lo', 'whatsoever', 'whosoever', 'whomsoever', 'whithersoever', 'wheresoever', 'whensoever',
+  'soever', 'otherwise', 'ere', 'again', 'once', 'thee', 'me', 'him', 'her', 'it', 'them',
+  'us', 'you', 'thou', 'ye', 'i', 'he', 'she', 'we', 'they', 'thereof', 'herein', 'hereby',
+  'hereafter', 'peradventure', 'doubtless', 'contrariwise', 'straightway', 'indeed', 'truly',
+  'likewise', 'almost', 'many', 'few', 'more', 'much', 'in', 'on', 'at', 'by', 'to', 'unto',
+  'with', 'from', 'of', 'into', 'upon', 'against', 'among', 'through', 'within', 'without',
+  'sith', 'haply', 'else', 'neither', 'either', 'no', 'yea', 'nay', 'ever', 'never', 'well',
+  'my', 'your', 'his', 'its', 'our', 'their', 'thy', 'thine', 'mine', 'every', 'each', 'some',
+  'any', 'such', 'same', 'other', 'own', 'very', 'too', 'up', 'down', 'out', 'away', 'forth',
+  'hence', 'thence', 'hither', 'thither', 'yourselves', 'themselves', 'thyself', 'yourself',
+  'past', 'amen', 'selah', 'alas', 'woe', 'ho', 'lord', 'god',
+  // the modern words the rules write, so that a second pass leaves them alone
+  'however', 'perhaps', 'wherever', 'yes', 'angry', 'two', 'thirsty', 'secretly', 'hungry',
+  'astonished', 'toward',
+])
+
+/** Words after which "wherefore", "whom", "what"... open an inverted question. */
+const QUESTION_WORDS: ReadonlySet<string> = new Set([
+  'what', 'why', 'whom', 'who', 'how', 'where', 'whither', 'whence', 'wherefore', 'which',
+  'when', 'wherewith', 'whereby', 'whereto', 'whereunto', 'whose',
+])
+
+/**
+ * Conjunctions and adverbs after which a verb still starts its clause ("and go thou"), and
+ * the verbs that open a chain of commands ("Arise, go thou", "come up thou").
+ */
+const CLAUSE_OPENERS: ReadonlySet<string> = new Set([
+  'and', 'but', 'or', 'nor', 'then', 'now', 'therefore', 'wherefore', 'so', 'yet', 'only',
+  'also', 'neither', 'rather', 'even', 'thus', 'o', 'lest', 'go', 'come', 'arise', 'up',
+])
+
+/** Words after which a verb with thou/ye is still an imperative ("therefore pray ye"). */
+const IMPERATIVE_OPENERS: ReadonlySet<string> = new Set([
+  'therefore', 'then', 'now', 'also', 'so', 'thus', 'likewise', 'again', 'rather', 'first',
+  'and', 'but', 'or', 'morrow', 'both', 'nevertheless',
+])
+
+/** Words before a noun: "the day thou eatest", "in sorrow thou shalt", "seven days thou". */
+const NOUN_MARKERS: ReadonlySet<string> = new Set([
+  'the', 'a', 'an', 'my', 'your', 'his', 'her', 'its', 'our', 'their', 'thy', 'thine', 'mine',
+  'this', 'that', 'these', 'those', 'every', 'each', 'all', 'no', 'any', 'some', 'many', 'few',
+  'other', 'whose', 'of', 'in', 'on', 'at', 'by', 'to', 'unto', 'with', 'from', 'into', 'upon',
+  'for', 'against', 'among', 'through', 'after', 'before', 'under', 'over', 'about', 'without',
+  'within', 'i', 'we', 'they', 'he', 'she', 'it', 'ye', 'thou', 'you', 'one', 'two', 'three',
+  'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'twenty', 'thirty',
+  'forty', 'fifty', 'hundred', 'thousand', 'first', 'second', 'third', 'clean', 'unclean',
+  'same', 'such', 'what', 'which',
+])
+
+/** Objects put before an imperative for emphasis ("those deliver thou"). */
+const FRONTED_OBJECTS: ReadonlySet<string> = new Set(['this', 'that', 'these', 'those', 'it', 'them', 'him', 'her', 'such'])
+
+/** Words after a predicate "thine"/"mine": "is thine, and", "thine is the kingdom". */
+const POSSESSIVE_STOPS: ReadonlySet<string> = new Set([
+  'and', 'the', 'for', 'are', 'with', 'thou', 'they', 'is', 'be', 'as', 'whom', 'unto', 'to',
+  'thine', 'that', 'save', 'of', 'o', 'nevertheless', 'lest', 'but', 'i', 'saith', 'thy',
+  'therefore', 'shall', 'or', 'nor', 'in', 'both', 'he', 'she', 'it', 'we', 'ye', 'you', 'was',
+  'were', 'also', 'even', 'forever', 'which', 'who', 'when', 'if', 'then', 'now', 'so', 'yet',
+  'hath', 'have', 'will', 'by', 'from', 'at', 'on', 'upon', 'into', 'art', 'am', 'all', 'not',
+  'neither', 'after', 'before', 'above', 'against', 'among', 'again', 'away', 'says', 'said',
+  'his', 'her', 'their', 'my', 'your', 'our', 'a', 'an', 'this', 'these', 'those', 'eat',
+  'buy', 'according', 'mine', 'because', 'except', 'until',
+])
+
+/** h-words spoken without the h, which keep "an" (an hour, an honest man). */
+const SILENT_H = /^(hour|honou?r|honest|heir|herb)/i
+/** u/eu/o-words spoken with a y or w sound, which take "a" (a unicorn, such a one). */
+const CONSONANT_SOUND_VOWEL = /^(uni|usu|use|usa|eu|ewe|one\b|once)/i
+
+/** Verbs used with a reflexive "thee" that modern English drops ("Get thee up": "Get up"). */
+const REFLEXIVE_VERBS: ReadonlySet<string> = new Set(['get', 'haste', 'hasten', 'flee'])
+/** Directions after which "turn thee" is reflexive ("Turn thee aside"). */
+const DIRECTIONS: ReadonlySet<string> = new Set([
+  'aside', 'behind', 'back', 'eastward', 'westward', 'northward', 'southward', 'away', 'again',
+])
+
+// ---------------------------------------------------------------------------------------
+// A verse as words and the gaps between them.
+// ---------------------------------------------------------------------------------------
+
+/** A text as words with the text between them; gaps has one more entry than words. */
+interface Sentence {
+  words: string[]
+  gaps: string[]
+}
+
+/** Splits a text into its words and the text between them. */
+function split(text: string): Sentence {
+  const tokens = tokenizeWords(text)
+  const words = tokens.map((token) => token.text)
+  const gaps: string[] = []
+  let cursor = 0
+  for (const token of tokens) {
+    gaps.push(text.slice(cursor, token.start))
+    cursor = token.end
+  }
+  gaps.push(text.slice(cursor))
+  return { words, gaps }
+}
+
+/** Puts words and gaps back together; join(split(x)) === x. */
+function join(sentence: Sentence): string {
+  let out = sentence.gaps[0] ?? ''
+  sentence.words.forEach((word, index) => {
+    out += word + (sentence.gaps[index + 1] ?? '')
+  })
+  return out
+}
+
+/** Gives a replacement the letter case of the word it replaces (Thou: You, LORD stays). */
+function matchCase(original: string, replacement: string): string {
+  if (replacement.length === 0) return replacement
+  if (original.length > 1 && original === original.toUpperCase() && /\p{Lu}/u.test(original)) {
+    return replacement.toUpperCase()
+  }
+  const first = original.charAt(0)
+  if (first !== first.toLowerCase()) return replacement.charAt(0).toUpperCase() + replacement.slice(1)
+  return replacement
+}
+
+/** Word `index` in lower case, or undefined past either end. */
+function lower(sentence: Sentence, index: number): string | undefined {
+  return sentence.words[index]?.toLowerCase()
+}
+
+/** True when only spaces separate word `index` from the word before it. */
+function joinedToPrevious(sentence: Sentence, index: number): boolean {
+  return index > 0 && /^\s+$/.test(sentence.gaps[index] ?? '')
+}
+
+/** True when the sentence holding word `index` ends with a question mark. */
+function inQuestion(sentence: Sentence, index: number): boolean {
+  for (let gap = index + 1; gap < sentence.gaps.length; gap += 1) {
+    const stop = /[.?!]/.exec(sentence.gaps[gap] ?? '')
+    if (stop !== null) return stop[0] === '?'
+  }
+  return false
+}
+
+/** True when word `index` starts a clause: after punctuation, or after "and", "but"... */
+function startsClause(sentence: Sentence, index: number): boolean {
+  if (index === 0) return true
+  if (/[,;:.?!()"“‘]/.test(sentence.gaps[index] ?? '')) return true
+  const previous = lower(sentence, index - 1)
+  return previous !== undefined && CLAUSE_OPENERS.has(previous) && startsClause(sentence, index - 1)
+}
+
+/** True when word `index` follows a question word: "What think ye", "How long halt ye". */
+function followsQuestionWord(sentence: Sentence, index: number): boolean {
+  const previous = lower(sentence, index - 1)
+  if (previous === undefined || !joinedToPrevious(sentence, index)) return false
+  if (QUESTION_WORDS.has(previous)) return true
+  const before = lower(sentence, index - 2)
+  // "How long halt ye", "What counsel give ye".
+  if (before === 'how' || before === 'what' || before === 'which') return joinedToPrevious(sentence, index - 1)
+  return previous === 'then' || previous === 'now' ? followsQuestionWord(sentence, index - 1) : false
+}
+
+/** True for a word that can be the plain verb of an imperative or of "What think ye". */
+function isPlainVerbCandidate(word: string): boolean {
+  const lowerWord = word.toLowerCase()
+  if (FUNCTION_WORDS.has(lowerWord) || PLAIN_AUXILIARIES.has(lowerWord)) return false
+  // "do" is never the verb of "do not VERB" twice; a 3rd-person -s form is not a plain verb.
+  if (lowerWord === 'do' || (/[^s]s$/.test(lowerWord) && lowerWord.length > 3)) return false
+  if (/(eth|est|dst)$/.test(lowerWord) || EST_IRREGULAR.has(lowerWord)) return false
+  if (lowerWord.endsWith('ing') && !ING_VERBS.has(lowerWord)) return false
+  // wist and wot are the old verbs "knew" and "know" ("wist ye not": "did you not know").
+  if (WORD_REPLACEMENTS.has(lowerWord) && lowerWord !== 'wist' && lowerWord !== 'wot') return false
+  if (lowerWord.endsWith('ly') && !LY_VERBS.has(lowerWord)) return false
+  return /^\p{L}+$/u.test(word)
+}
+
+// ---------------------------------------------------------------------------------------
+// Rules. Each takes the words of the text and changes them in place.
+// ---------------------------------------------------------------------------------------
+
+/** Replaces words from..to (inclusive) with new words joined by single spaces. */
+function replaceRange(sentence: Sentence, from: number, to: number, words: string[]): void {
+  const gaps = words.slice(1).map(() => ' ')
+  sentence.words.splice(from, to - from + 1, ...words)
+  sentence.gaps.splice(from + 1, to - from, ...gaps)
+}
+
+/** Removes word `index` together with the gap before it. */
+function removeWord(sentence: Sentence, index: number): void {
+  sentence.words.splice(index, 1)
+  sentence.gaps.splice(index, 1)
+}
+
+/** What a pronoun after a verb ("go ye", "knowest thou") looks like around it. */
+interface Inversion {
+  readonly pronoun: 'thou' | 'ye'
+  readonly index: number
+  readonly verbIndex: number
+  readonly verb: string
+  /** Last word of the pattern: the pronoun, or the "not" after it. */
+  readonly end: number
+  readonly hasNot: boolean
+  readonly question: boolean
+}
+
+/** Replaces the inversion with do-support: "do you (not) VERB" or "did you (not) VERB". */
+function doSupport(sentence: Sentence, at: Inversion, plainOrPast: string): void {
+  const base = pastToBase(plainOrPast)
+  const doVerb = matchCase(at.verb, base === undefined ? 'do' : 'did')
+  const plain = VERB_REPLACEMENTS.get(base ?? plainOrPast) ?? base ?? plainOrPast
+  replaceRange(sentence, at.verbIndex, at.end, [doVerb, 'you', ...(at.hasNot ? ['not'] : []), plain])
+}
+
+/** True when the word after the pronoun is its own finite verb ("days thou shalt"). */
+function pronounIsSubject(sentence: Sentence, at: Inversion): boolean {
+  const next = sentence.words[at.end + 1]
+  if (next === undefined || !joinedToPrevious(sentence, at.end + 1)) return false
+  const nextLower = next.toLowerCase()
+  if (PLAIN_AUXILIARIES.has(nextLower) || EST_IRREGULAR.has(nextLower)) return true
+  return at.pronoun === 'thou' &&
+    isEstVerb({ word: next, prev: 'thou', prev2: undefined, next: lower(sentence, at.end + 2), speechStart: false })
+}
+
+/** "Awake thou that sleepest": thou with a relative clause is a vocative, not a subject. */
+function isVocative(sentence: Sentence, at: Inversion): boolean {
+  const relative = lower(sentence, at.end + 1)
+  const verb = sentence.words[at.end + 2]
+  if (at.pronoun !== 'thou' || verb === undefined) return false
+  if (relative !== 'that' && relative !== 'which' && relative !== 'who') return false
+  const ctx: WordContext = { word: verb, prev: relative, prev2: 'thou', next: lower(sentence, at.end + 3), speechStart: false }
+  return EST_IRREGULAR.has(verb.toLowerCase()) || isEstVerb(ctx)
+}
+
+/** Rewrites "VERB thou/ye" where VERB is a plain verb: a question or an imperative. */
+function rewritePlainVerbInversion(sentence: Sentence, at: Inversion): void {
+  const verbLower = at.verb.toLowerCase()
+  if (!isPlainVerbCandidate(at.verb) || pronounIsSubject(sentence, at) || isVocative(sentence, at)) return
+  const before = lower(sentence, at.verbIndex - 1)
+  const opensClause = startsClause(sentence, at.verbIndex) || (before !== undefined && IMPERATIVE_OPENERS.has(before))
+  if (at.question) {
+    if (!opensClause && !followsQuestionWord(sentence, at.verbIndex)) return
+    // "at what time ye hear": the word after "what" is a noun when a verb follows the pronoun.
+    const afterPronoun = sentence.words[at.end + 1]
+    if ((before === 'what' || before === 'which') && afterPronoun !== undefined &&
+      joinedToPrevious(sentence, at.end + 1) && isPlainVerbCandidate(afterPronoun)) return
+    // "whence be ye?" asks with the subjunctive be: "from where are you?"
+    if (verbLower === 'be') replaceRange(sentence, at.verbIndex, at.end, [matchCase(at.verb, 'are'), 'you', ...(at.hasNot ? ['not'] : [])])
+    else doSupport(sentence, at, verbLower)
+    return
+  }
+  if (pastToBase(verbLower) !== undefined) return
+  // "those deliver thou", "that call not thou common", "the innocent slay thou not": after a
+  // fronted object the imperative only loses its pronoun, which keeps the order grammatical.
+  const frontedObject = before !== undefined && FRONTED_OBJECTS.has(before) && startsClause(sentence, at.verbIndex - 1)
+  if (!opensClause || frontedObject) {
+    // thou with a plain verb is never indicative, so any verb that is not itself a noun
+    // after an article, preposition or number is an imperative; ye may be indicative.
+    const nounBefore = before === undefined || NOUN_MARKERS.has(before)
+    const name = /^\p{Lu}/u.test(at.verb) && !startsClause(sentence, at.verbIndex)
+    // "Blessed be thou of the LORD" is a wish, not a command: the pronoun stays.
+    if (verbLower === 'be') return
+    if (frontedObject || (at.pronoun === 'thou' && !nounBefore && !name)) removeWord(sentence, at.index)
+    return
+  }
+  if (at.hasNot) {
+    replaceRange(sentence, at.verbIndex, at.end, [matchCase(at.verb, 'do'), 'not', verbLower])
+  } else if (verbLower === 'see' && at.pronoun === 'thou') {
+    // "See thou tell no man": the pronoun is the subject of what follows.
+    replaceRange(sentence, at.verbIndex, at.index, [at.verb, 'that', 'you'])
+  } else {
+    removeWord(sentence, at.index)
+  }
+}
+
+/**
+ * Rewrites a verb inverted with thou/ye: questions keep their order with a modern
+ * auxiliary ("art thou": "are you", "knowest thou": "do you know"), imperatives drop the
+ * pronoun ("Go ye": "Go", "Fear thou not": "Do not fear").
+ */
+function rewriteInversions(sentence: Sentence): void {
+  for (let index = 1; index < sentence.words.length; index += 1) {
+    const pronoun = lower(sentence, index)
+    if ((pronoun !== 'thou' && pronoun !== 'ye') || !joinedToPrevious(sentence, index)) continue
+    const notBefore = lower(sentence, index - 1) === 'not' && joinedToPrevious(sentence, index - 1)
+    const verbIndex = notBefore ? index - 2 : index - 1
+    const verb = sentence.words[verbIndex]
+    if (verb === undefined || verbIndex < 0) continue
+    const notAfter = lower(sentence, index + 1) === 'not' && joinedToPrevious(sentence, index + 1)
+    const at: Inversion = {
+      pronoun, index, verbIndex, verb, end: notAfter ? index + 1 : index,
+      hasNot: notBefore || notAfter, question: inQuestion(sentence, index),
+    }
+    const verbLower = verb.toLowerCase()
+
+    // Imperatives of "do" and "be" drop the pronoun; "do ye" in a question is an auxiliary.
+    if ((verbLower === 'be' || verbLower === 'do') && startsClause(sentence, verbIndex) &&
+      !(at.question && verbLower === 'do')) {
+      if (!at.hasNot) removeWord(sentence, index)
+      else replaceRange(sentence, verbIndex, at.end, verbLower === 'do' ? [verb, 'not'] : [matchCase(verb, 'do'), 'not', 'be'])
+      continue
+    }
+    // Auxiliaries keep the question order: "art thou" is "are you", "art not thou" is "are you not".
+    const auxiliary = EST_IRREGULAR_AUXILIARY.has(verbLower) ? EST_IRREGULAR.get(verbLower) : undefined
+    if (auxiliary !== undefined || PLAIN_AUXILIARIES.has(verbLower) || verbLower === 'do') {
+      const modern = matchCase(verb, auxiliary ?? verbLower)
+      replaceRange(sentence, verbIndex, at.end, at.hasNot ? [modern, 'you', 'not'] : [modern, 'you'])
+      continue
+    }
+    // A second-person verb before thou is a question or an inverted statement: "do you know".
+    const estContext: WordContext = {
+      word: verb, prev: lower(sentence, verbIndex - 1), prev2: lower(sentence, verbIndex - 2),
+      next: 'thou', speechStart: startsClause(sentence, verbIndex),
+    }
+    if (pronoun === 'thou' && isEstVerb(estContext)) {
+      doSupport(sentence, at, estToModern(verb))
+      continue
+    }
+    rewritePlainVerbInversion(sentence, at)
+  }
+}
+
+/** The second-person auxiliaries among the irregular -est forms. */
+const EST_IRREGULAR_AUXILIARY: ReadonlySet<string> = new Set([
+  'art', 'hast', 'dost', 'didst', 'diddest', 'wilt', 'shalt', 'canst', 'wast', 'wert', 'hadst',
+  'mayest', 'mayst', 'mightest', 'mightst', 'wouldest', 'wouldst', 'shouldest', 'shouldst',
+  'couldest', 'couldst', 'oughtest', 'needest',
+])
+
+/** Drops the reflexive "thee" of "Get thee up", "Turn thee aside", "Haste thee". */
+function dropReflexiveThee(sentence: Sentence): void {
+  for (let index = 1; index < sentence.words.length; index += 1) {
+    if (lower(sentence, index) !== 'thee' || !joinedToPrevious(sentence, index)) continue
+    const verb = lower(sentence, index - 1) ?? ''
+    if (!startsClause(sentence, index - 1)) continue
+    const next = lower(sentence, index + 1)
+    const reflexive = REFLEXIVE_VERBS.has(verb) || (verb === 'turn' && next !== undefined && DIRECTIONS.has(next))
+    if (!reflexive) continue
+    if (verb === 'get' && next === 'hence') {
+      replaceRange(sentence, index, index + 1, ['away'])
+    } else if (verb === 'get' && next === 'from') {
+      sentence.words[index] = 'away'
+    } else {
+      removeWord(sentence, index)
+    }
+  }
+}
+
+/**
+ * "Fear not" at the start of a sentence or quotation is the imperative "Do not fear". A
+ * capital after a comma marks the start of what is said; a lower-case verb counts only
+ * after a colon, semicolon or full stop, since after a comma it may share an earlier subject.
+ */
+function rewriteImperativeNot(sentence: Sentence): void {
+  for (let index = 0; index + 1 < sentence.words.length; index += 1) {
+    const verb = sentence.words[index] ?? ''
+    const capitalStart = /^\p{Lu}\p{Ll}+$/u.test(verb) && startsClause(sentence, index)
+    // The KJV often goes on in lower case after a colon or semicolon: "be not dismayed".
+    const lowerStart = /^\p{Ll}+$/u.test(verb) && /[.?!;:]/.test(sentence.gaps[index] ?? '')
+    if (!capitalStart && !lowerStart) continue
+    let notIndex = index + 1
+    const object = lower(sentence, notIndex)
+    if (object !== undefined && ['me', 'us', 'him', 'her', 'them', 'it', 'thee'].includes(object)) notIndex += 1
+    if (lower(sentence, notIndex) !== 'not' || !joinedToPrevious(sentence, notIndex)) continue
+    if (notIndex > index + 1 && !joinedToPrevious(sentence, index + 1)) continue
+    if (!isPlainVerbCandidate(verb) || pastToBase(verb.toLowerCase()) !== undefined) continue
+    if (inQuestion(sentence, index)) continue
+    const objectWords = sentence.words.slice(index + 1, notIndex)
+    replaceRange(sentence, index, notIndex, [matchCase(verb, 'do'), 'not', verb.toLowerCase(), ...objectWords])
+  }
+}
+
+/** "wherefore" asks ("why") before an inverted verb or in a question, else concludes. */
+function whereforeMeaning(sentence: Sentence, index: number): string {
+  if (inQuestion(sentence, index)) return 'why'
+  let next = index + 1
+  while (lower(sentence, next) === 'then' || lower(sentence, next) === 'now') next += 1
+  const word = lower(sentence, next)
+  if (word === undefined || !joinedToPrevious(sentence, next)) return 'therefore'
+  if (PLAIN_AUXILIARIES.has(word) || EST_IRREGULAR_AUXILIARY.has(word) || word === 'do' ||
+    word === 'doth' || word === 'hath' || /(eth|est)$/.test(word)) {
+    return 'why'
+  }
+  const after = lower(sentence, next + 1)
+  const inverted = (after === 'thou' || after === 'ye' || after === 'you') && isPlainVerbCandidate(word)
+  return inverted ? 'why' : 'therefore'
+}
+
+/** The context of word `index` as the shared detector sees it. */
+function contextOf(sentence: Sentence, index: number): WordContext {
+  const word = sentence.words[index] ?? ''
+  return {
+    word,
+    prev: lower(sentence, index - 1),
+    prev2: lower(sentence, index - 2),
+    next: lower(sentence, index + 1),
+    speechStart: index === 0 || /[.?!:;,(“"‘]/.test(sentence.gaps[index] ?? ''),
+  }
+}
+
+/** Modernizes one word in its context, or returns it unchanged. */
+function modernizeWord(sentence: Sentence, index: number): string {
+  const word = sentence.words[index] ?? ''
+  const lowerWord = word.toLowerCase()
+  const next = lower(sentence, index + 1)
+  const nextJoined = next !== undefined && joinedToPrevious(sentence, index + 1)
+  const prev = lower(sentence, index - 1)
+
+  switch (lowerWord) {
+    case 'thine': {
+      const own = nextJoined && !POSSESSIVE_STOPS.has(next)
+      return matchCase(word, own ? 'your' : 'yours')
+    }
+    case 'mine': {
+      const my = nextJoined && /^[aeiouh]/.test(next) && !POSSESSIVE_STOPS.has(next)
+      return my ? matchCase(word, 'my') : word
+    }
+    case 'an': {
+      const following = sentence.words[index + 1] ?? ''
+      if (!nextJoined) return word
+      const hWord = /^h/i.test(following) && !SILENT_H.test(following)
+      return hWord || CONSONANT_SOUND_VOWEL.test(following) ? matchCase(word, 'a') : word
+    }
+    case 'art': {
+      const gap = sentence.gaps[index] ?? ''
+      const noun = /['’]/.test(gap) || ['the', 'by', 'of', 'an', 'his', 'her', 'their', 'thy', 'my', 'your', 'our', 'its'].includes(prev ?? '')
+      return noun ? word : matchCase(word, 'are')
+    }
+    case 'wherefore':
+      return matchCase(word, whereforeMeaning(sentence, index))
+    case 'whence':
+      return matchCase(word, prev === 'from' ? 'where' : 'from where')
+    case 'thence':
+      return matchCase(word, prev === 'from' ? 'there' : 'from there')
+    default:
+      break
+  }
+  const plain = WORD_REPLACEMENTS.get(lowerWord)
+  if (plain !== undefined) return matchCase(word, plain)
+  if (lowerWord.includes('-') && /^\p{Ll}/u.test(word)) {
+    // A lower-case compound ("thee-ward" without its "to") may hide an archaic part.
+    return word.split('-').map((part) => matchCase(part, WORD_REPLACEMENTS.get(part.toLowerCase()) ?? part)).join('-')
+  }
+  const ctx = contextOf(sentence, index)
+  // The second-person auxiliaries are verbs wherever they stand (art is decided above).
+  if (EST_IRREGULAR_AUXILIARY.has(lowerWord) || isEstVerb(ctx)) return matchCase(word, estToModern(word))
+  if (isEthVerb(ctx)) return matchCase(word, ethToModern(word))
+  return word
+}
+
+/** Applies `rule` to a fresh split of `text` and joins the result. */
+function pass(text: string, rule: (sentence: Sentence) => void): string {
+  const sentence = split(text)
+  rule(sentence)
+  return join(sentence)
+}
+
+/**
+ * Turns one KJV verse into modern English, keeping its structure, punctuation and names.
+ * Deterministic and idempotent: modernize(modernize(x)) === modernize(x).
+ * @example modernize('And he said unto them, Go ye into all the world.') // 'And he said to them, Go into all the world.'
+ */
+export function modernize(kjv: string): string {
+  // "to thee-ward" and "to God-ward" are the old split form of "toward".
+  let text = kjv.replace(/\b([Tt])o (\p{L}+)-ward\b/gu, '$1oward $2')
+  text = text.replace(/\b([Aa])n hungred\b/g, (_match, a: string) => (a === 'A' ? 'Hungry' : 'hungry'))
+  // "went no whither" is the old "went nowhere".
+  text = text.replace(/\b([Nn])o whither\b/g, '$1owhere')
+  text = pass(text, dropReflexiveThee)
+  text = pass(text, rewriteInversions)
+  text = pass(text, rewriteImperativeNot)
+  text = pass(text, (sentence) => {
+    sentence.words = sentence.words.map((_word, index) => modernizeWord(sentence, index))
+  })
+  return text
+}

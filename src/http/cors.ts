@@ -1,0 +1,26 @@
+/**
+ * CORS for the public API: any origin may call it (credentials are headers, never cookies),
+ * and browsers may read the caching and rate-limit headers.
+ */
+import type { FastifyInstance } from 'fastify'
+
+const EXPOSED = ['ETag', 'RateLimit', 'RateLimit-Policy', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'WWW-Authenticate'].join(', ')
+const ALLOWED_HEADERS = 'X-API-Key, Authorization, If-None-Match, Content-Type'
+
+/** Adds CORS headers to every /api/v1 response. */
+export function installCors(app: FastifyInstance): void {
+  app.addHook('onRequest', async (request, reply) => {
+    if (!request.url.startsWith('/api/v1/')) return
+    reply.header('access-control-allow-origin', '*').header('access-control-expose-headers', EXPOSED)
+  })
+}
+
+/** Registers the preflight answer for a route that browsers call with a key. */
+export function preflightHeaders(): Record<string, string> {
+  return {
+    'access-control-allow-origin': '*',
+    'access-control-allow-methods': 'GET, OPTIONS',
+    'access-control-allow-headers': ALLOWED_HEADERS,
+    'access-control-max-age': '86400',
+  }
+}

@@ -1,0 +1,58 @@
+/**
+ * Authentication of API-key requests: find the key, verify it (cache first), enforce its
+ * domain restriction. Runs before request validation, as the check order requires.
+ */
+import type { FastifyRequest } from 'fastify'
+import { AppError } from '../errors.js'
+import { credentialOf, WWW_AUTHENTICATE } from './credentials.js'
+import { hostAllowed, hostOf } from './domains.js'
+import type { KeyVerifier } from './key-verifier.js'
+import type { KeyRecord } from './keys.repository.js'
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The verified API key, on routes that authenticate one. */
+    apiKey?: KeyRecord
+  }
+}
+
+const REASONS = {
+  malformed: 'The API key is malformed: keys look like pv_ followed by 36 letters and digits.',
+  unknown: 'The API key is not known.',
+  revoked: 'The API key has been revoked.',
+} as const
+
+/**
+ * The verified key of a request.
+ * @throws AppError missing_credentials (401), invalid_api_key or domain_not_allowed (403).
+ */
+export async function authenticateApiKey(request: FastifyRequest, verifier: KeyVerifier): Promise<KeyRecord> {
+  const credential = credentialOf(request.headers)
+  if (credential === undefined) {
+    throw new AppError('missing_credentials', 'An API key is required: send X-API-Key: <key> or Authorization: Bearer <key>.', {
+      headers: { 'www-authenticate': WWW_AUTHENTICATE },
+    })
+  }
+  if (credential.kind !== 'api-key') throw new AppError('invalid_api_key', REASONS.malformed)
+  return checkKey(request, verifier, credential.value)
+}
+
+/** Verifies a presented key and its domain restriction. */
+export async function checkKey(request: FastifyRequest, verifier: KeyVerifier, presented: string): Promise<KeyRecord> {
+  const result = await verifier.verify(presented)
+  if (!result.ok) throw new AppError('invalid_api_key', REASONS[result.reason])
+  const key = result.key
+  if (key.allowedDomains.length > 0) {
+    const origin = request.headers.origin
+    const host = hostOf(origin ?? (Array.isArray(request.headers.referer) ? undefined : request.headers.referer))
+    if (host === undefined || !hostAllowed(host, key.allowedDomains)) {
+      throw new AppError(
+        'domain_not_allowed',
+        host === undefined
+          ? 'This key is restricted to some domains and the request has no usable Origin or Referer header.'
+          : `This key may not be used from ${host}.`,
+      )
+    }
+  }
+  return key
+}

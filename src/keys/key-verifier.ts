@@ -1,0 +1,86 @@
+/**
+ * Verifies API keys on the hot path without a database round trip: records are cached in
+ * memory by key hash. Every instance polls the database for changed keys (revocations, tier
+ * changes) every `pollIntervalMs`, so a revocation reaches every instance within that
+ * interval plus one query; the instance that revokes updates its cache at once.
+ */
+import type { FastifyBaseLogger } from 'fastify'
+import { hashKey, isWellFormedKey } from './key-format.js'
+import type { KeyRecord, KeysRepository } from './keys.repository.js'
+
+/** The outcome of checking a presented key. */
+export type KeyCheck =
+  | { readonly ok: true; readonly key: KeyRecord }
+  | { readonly ok: false; readonly reason: 'malformed' | 'unknown' | 'revoked' }
+
+/** Unknown hashes are remembered briefly, so that a flood of made-up keys does not reach the database. */
+const NEGATIVE_TTL_MS = 2_000
+const NEGATIVE_MAX = 10_000
+
+/** The in-memory key cache and its change poller. */
+export class KeyVerifier {
+  private readonly byHash = new Map<string, KeyRecord>()
+  private readonly hashById = new Map<string, string>()
+  private readonly unknown = new Map<string, number>()
+  private since: Date | undefined
+  private timer: NodeJS.Timeout | undefined
+
+  constructor(
+    private readonly repository: KeysRepository,
+    private readonly options: { readonly pollIntervalMs: number; readonly now: () => number; readonly logger: Pick<FastifyBaseLogger, 'error'> },
+  ) {}
+
+  /** Checks a presented key: shape and checksum first, then the cache, then the database. */
+  async verify(presented: string): Promise<KeyCheck> {
+    if (!isWellFormedKey(presented)) return { ok: false, reason: 'malformed' }
+    const hash = hashKey(presented)
+    let record = this.byHash.get(hash)
+    if (record === undefined) {
+      const seen = this.unknown.get(hash)
+      if (seen !== undefined && this.options.now() - seen < NEGATIVE_TTL_MS) return { ok: false, reason: 'unknown' }
+      record = await this.repository.findByHash(hash)
+      if (record === undefined) {
+        if (this.unknown.size >= NEGATIVE_MAX) this.unknown.clear()
+        this.unknown.set(hash, this.options.now())
+        return { ok: false, reason: 'unknown' }
+      }
+      this.unknown.delete(hash)
+      this.byHash.set(hash, record)
+      this.hashById.set(record.id, hash)
+    }
+    return record.revokedAt === null ? { ok: true, key: record } : { ok: false, reason: 'revoked' }
+  }
+
+  /** Applies a change made on this instance (revocation, tier) to the cache at once. */
+  noteChanged(record: KeyRecord): void {
+    const hash = this.hashById.get(record.id)
+    if (hash !== undefined) this.byHash.set(hash, record)
+  }
+
+  /** Applies changes made anywhere since the last poll. */
+  async poll(): Promise<void> {
+    const startedAt = await this.repository.now()
+    // Overlap by a second so that a change committed while the last poll ran is not missed.
+    const since = this.since === undefined ? startedAt : new Date(this.since.getTime() - 1_000)
+    for (const record of await this.repository.changedSince(since)) this.noteChanged(record)
+    this.since = startedAt
+  }
+
+  /** Starts polling. */
+  start(): void {
+    const tick = (): void => {
+      this.poll()
+        .catch((error: unknown) => this.options.logger.error({ err: error }, 'key change poll failed'))
+        .finally(() => {
+          if (this.timer !== undefined) this.timer = setTimeout(tick, this.options.pollIntervalMs).unref()
+        })
+    }
+    this.timer = setTimeout(tick, 0).unref()
+  }
+
+  /** Stops polling. */
+  stop(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer)
+    this.timer = undefined
+  }
+}

@@ -1,0 +1,107 @@
+/**
+ * The rules of API keys: creation (format, limits, domains), listing, revocation, tiers.
+ * Used by the HTTP routes and the operator CLI alike.
+ */
+import { randomUUID } from 'node:crypto'
+import type { QuotaConfig, Tier } from '../config.js'
+import { AppError } from '../errors.js'
+import { normalisePattern } from './domains.js'
+import { displayPrefix, generateKey, hashKey } from './key-format.js'
+import type { KeyVerifier } from './key-verifier.js'
+import type { KeyRecord, KeysRepository } from './keys.repository.js'
+
+/** A newly created key: the only time the full key is available. */
+export interface CreatedKey {
+  readonly record: KeyRecord
+  readonly key: string
+}
+
+/** Input of key creation, as received (validated here). */
+export interface CreateKeyInput {
+  readonly accountId: string
+  readonly name: string
+  readonly allowedDomains?: readonly string[]
+  readonly tier?: Tier
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+const MAX_DOMAINS = 50
+
+/** Key management. */
+export class KeysService {
+  constructor(
+    private readonly repository: KeysRepository,
+    private readonly verifier: KeyVerifier,
+    private readonly quotas: QuotaConfig,
+    private readonly newKey: () => string = generateKey,
+  ) {}
+
+  /**
+   * Creates a key for an account.
+   * @throws AppError invalid_parameter (name, domains) or key_limit_reached.
+   */
+  async create(input: CreateKeyInput): Promise<CreatedKey> {
+    const name = input.name.trim()
+    if (name.length < 1 || name.length > 100) {
+      throw new AppError('invalid_parameter', 'name must be 1 to 100 characters after trimming.', { errors: [{ location: 'body/name', message: 'must be 1 to 100 characters after trimming' }] })
+    }
+    const domains = this.normaliseDomains(input.allowedDomains ?? [])
+    const key = this.newKey()
+    const record = await this.repository.insertWithinLimit(
+      { id: randomUUID(), accountId: input.accountId, name, keyHash: hashKey(key), prefix: displayPrefix(key), tier: input.tier ?? 'free', allowedDomains: domains },
+      this.quotas.maxKeysPerAccount,
+    )
+    if (record === undefined) {
+      throw new AppError('key_limit_reached', `This account already has ${this.quotas.maxKeysPerAccount} active keys; revoke one before creating another.`)
+    }
+    return { record, key }
+  }
+
+  /** Active keys of an account, or of every account for the operator. */
+  list(accountId: string | undefined): Promise<KeyRecord[]> {
+    return this.repository.listActive(accountId)
+  }
+
+  /**
+   * Revokes a key; it stops working on this instance at once.
+   * @throws AppError key_not_found for an unknown id, another account's key or one already revoked.
+   */
+  async revoke(id: string, accountId: string | undefined): Promise<KeyRecord> {
+    const record = UUID.test(id) ? await this.repository.revoke(id.toLowerCase(), accountId) : undefined
+    if (record === undefined) throw new AppError('key_not_found', 'No active key with this id belongs to this account.')
+    this.verifier.noteChanged(record)
+    return record
+  }
+
+  /**
+   * Changes a key's tier (operator only).
+   * @throws AppError key_not_found or invalid_parameter.
+   */
+  async setTier(id: string, tier: string): Promise<KeyRecord> {
+    if (tier !== 'free' && tier !== 'developer' && tier !== 'scale') {
+      throw new AppError('invalid_parameter', `tier must be one of free, developer, scale (got ${JSON.stringify(tier.slice(0, 40))}).`)
+    }
+    const record = UUID.test(id) ? await this.repository.setTier(id.toLowerCase(), tier) : undefined
+    if (record === undefined) throw new AppError('key_not_found', 'No active key with this id.')
+    this.verifier.noteChanged(record)
+    return record
+  }
+
+  /** The monthly allowance of a tier. */
+  limitOf(tier: Tier): number {
+    return this.quotas.monthly[tier]
+  }
+
+  private normaliseDomains(patterns: readonly string[]): string[] {
+    if (patterns.length > MAX_DOMAINS) {
+      throw new AppError('invalid_parameter', `allowed_domains may hold at most ${MAX_DOMAINS} patterns.`)
+    }
+    const errors = patterns.flatMap((pattern, i) =>
+      normalisePattern(pattern) === undefined
+        ? [{ location: `body/allowed_domains/${i}`, message: `${JSON.stringify(pattern.slice(0, 100))} is not a host name or *.host pattern` }]
+        : [],
+    )
+    if (errors.length > 0) throw new AppError('invalid_parameter', errors.map((e) => `${e.location} ${e.message}`).join('; '), { errors })
+    return [...new Set(patterns.map((p) => normalisePattern(p) as string))]
+  }
+}

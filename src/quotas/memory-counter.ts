@@ -1,0 +1,116 @@
+/**
+ * The in-process quota counter, used when REDIS_URL is not set (a single instance).
+ *
+ * Every operation runs synchronously between awaits, so on Node's single thread each one is
+ * atomic: N concurrent consumes with R units left count exactly R.
+ */
+import { assertCounterArgs, type ConsumeResult, type QuotaCounter } from './counter.js'
+
+interface Entry {
+  count: number
+  /** Epoch ms; the entry is gone from this instant on (the end of its period). */
+  readonly expiresAt: number
+}
+
+/** How often, at most, every entry is scanned for expiry (ms). */
+const SWEEP_INTERVAL_MS = 60_000
+
+/** Options for {@link MemoryQuotaCounter}. */
+export interface MemoryQuotaCounterOptions {
+  /** The clock (epoch ms); injectable so tests can move past a period's end. */
+  readonly now?: () => number
+}
+
+/** A `QuotaCounter` held in a Map; state is lost with the process, like a Redis restart. */
+export class MemoryQuotaCounter implements QuotaCounter {
+  readonly #entries = new Map<string, Entry>()
+  readonly #now: () => number
+  #nextSweepAt = 0
+  #closed = false
+
+  /**
+   * @param options - `now`: the clock, defaulting to `Date.now`.
+   */
+  constructor(options: MemoryQuotaCounterOptions = {}) {
+    this.#now = options.now ?? Date.now
+  }
+
+  /** Atomically adds one if the count is below `limit`. */
+  async consume(keyId: string, period: string, limit: number): Promise<ConsumeResult> {
+    assertCounterArgs({ keyId, period, limit })
+    const entry = this.#live(keyId, period)
+    if (entry === undefined) return { status: 'uninitialised' }
+    if (entry.count >= limit) return { status: 'exhausted', count: entry.count }
+    entry.count += 1
+    return { status: 'consumed', count: entry.count }
+  }
+
+  /** Sets the counter to `value` if it does not exist; returns the current value. */
+  async initialise(keyId: string, period: string, value: number, expiresAt: number): Promise<number> {
+    assertCounterArgs({ keyId, period, value, expiresAt })
+    const existing = this.#live(keyId, period)
+    if (existing !== undefined) return existing.count
+    // Same as Redis with a PXAT in the past: the key would vanish at once, so store nothing.
+    if (expiresAt <= this.#now()) return value
+    this.#entries.set(mapKey(keyId, period), { count: value, expiresAt })
+    return value
+  }
+
+  /** The current count, or undefined if uninitialised. */
+  async peek(keyId: string, period: string): Promise<number | undefined> {
+    assertCounterArgs({ keyId, period })
+    return this.#live(keyId, period)?.count
+  }
+
+  /** Removes one previously consumed unit, never going below 0. */
+  async refund(keyId: string, period: string): Promise<void> {
+    assertCounterArgs({ keyId, period })
+    const entry = this.#live(keyId, period)
+    if (entry !== undefined && entry.count > 0) entry.count -= 1
+  }
+
+  /** Resolves unless the counter is closed. */
+  async ping(): Promise<void> {
+    this.#assertOpen()
+  }
+
+  /** Drops every counter; later calls reject. */
+  async close(): Promise<void> {
+    this.#closed = true
+    this.#entries.clear()
+  }
+
+  /** The entry if it exists and has not expired; expired entries are removed on the way. */
+  #live(keyId: string, period: string): Entry | undefined {
+    this.#assertOpen()
+    const now = this.#now()
+    // Keys that are never touched again would otherwise stay forever; an occasional full scan
+    // keeps memory bounded by the keys active in the current period.
+    if (now >= this.#nextSweepAt) {
+      this.#nextSweepAt = now + SWEEP_INTERVAL_MS
+      for (const [key, entry] of this.#entries) if (entry.expiresAt <= now) this.#entries.delete(key)
+    }
+    const key = mapKey(keyId, period)
+    const entry = this.#entries.get(key)
+    if (entry === undefined) return undefined
+    if (entry.expiresAt <= now) {
+      this.#entries.delete(key)
+      return undefined
+    }
+    return entry
+  }
+
+  #assertOpen(): void {
+    if (this.#closed) throw new Error('MemoryQuotaCounter is closed')
+  }
+
+  /** How many entries are held, expired or not (for tests of the memory bound). */
+  get size(): number {
+    return this.#entries.size
+  }
+}
+
+/** Unambiguous because a period never contains ':' (checked by assertCounterArgs). */
+function mapKey(keyId: string, period: string): string {
+  return `${keyId}:${period}`
+}

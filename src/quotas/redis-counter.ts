@@ -1,0 +1,197 @@
+/**
+ * The Redis quota counter, used when REDIS_URL is set so that every API instance shares one
+ * exact count per key and month.
+ *
+ * Each operation that reads and then writes is one Lua script: Redis runs a script without
+ * interleaving other commands, which is what makes "increment if below the limit" exact when
+ * many instances consume the last units at once. Errors are never swallowed: the caller
+ * decides whether a Redis failure means 503 or something else.
+ */
+import { createHash } from 'node:crypto'
+import { Redis } from 'ioredis'
+import { assertCounterArgs, type ConsumeResult, type QuotaCounter } from './counter.js'
+
+/**
+ * KEYS[1] counter, ARGV[1] limit → {code, count}: code -1 uninitialised, 0 exhausted,
+ * 1 consumed. A missing key is reported, not created: it means Redis lost the count (restart,
+ * eviction) and the caller must rebuild it from the ledger. INCR keeps the key's TTL.
+ */
+const CONSUME_LUA = `
+local current = redis.call('GET', KEYS[1])
+if current == false then return {-1, 0} end
+local count = tonumber(current)
+if count >= tonumber(ARGV[1]) then return {0, count} end
+return {1, redis.call('INCR', KEYS[1])}
+`
+
+/**
+ * KEYS[1] counter, ARGV[1] value, ARGV[2] expiry (epoch ms) → the current count. SET NX never
+ * overwrites a count another instance initialised (or already consumed from) first; the GET in
+ * the same script returns whichever value won. A PXAT already past stores nothing, so the
+ * value asked for is returned.
+ */
+const INITIALISE_LUA = `
+redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PXAT', ARGV[2])
+local current = redis.call('GET', KEYS[1])
+if current == false then return tonumber(ARGV[1]) end
+return tonumber(current)
+`
+
+/**
+ * KEYS[1] counter → the count after the refund, or -1 if the key is missing. Decrements only
+ * above 0, and never creates the key (a refund must not start a counter at 0 either).
+ */
+const REFUND_LUA = `
+local current = redis.call('GET', KEYS[1])
+if current == false then return -1 end
+if tonumber(current) > 0 then return redis.call('DECR', KEYS[1]) end
+return 0
+`
+
+interface Script {
+  readonly lua: string
+  readonly sha: string
+}
+
+function script(lua: string): Script {
+  return { lua, sha: createHash('sha1').update(lua).digest('hex') }
+}
+
+const CONSUME = script(CONSUME_LUA)
+const INITIALISE = script(INITIALISE_LUA)
+const REFUND = script(REFUND_LUA)
+
+/** Options for {@link RedisQuotaCounter}. */
+export interface RedisQuotaCounterOptions {
+  /** Prepended to every key, e.g. `plainverse:`; defaults to none. */
+  readonly prefix?: string
+}
+
+/** A `QuotaCounter` whose counts live in Redis under `${prefix}quota:${keyId}:${period}`. */
+export class RedisQuotaCounter implements QuotaCounter {
+  readonly #redis: Redis
+  readonly #prefix: string
+
+  /**
+   * @param redis - The client; the counter owns it from now on and quits it in `close()`.
+   * @param options - `prefix`: a namespace for the keys.
+   */
+  constructor(redis: Redis, options: RedisQuotaCounterOptions = {}) {
+    this.#redis = redis
+    this.#prefix = options.prefix ?? ''
+  }
+
+  /** The Redis key of one counter (exposed for tests and operational tooling). */
+  key(keyId: string, period: string): string {
+    return `${this.#prefix}quota:${keyId}:${period}`
+  }
+
+  /** Atomically adds one if the count is below `limit`; rejects on any Redis error. */
+  async consume(keyId: string, period: string, limit: number): Promise<ConsumeResult> {
+    assertCounterArgs({ keyId, period, limit })
+    const reply = await this.#run(CONSUME, this.key(keyId, period), limit)
+    if (!Array.isArray(reply) || reply.length !== 2) throw unexpected('consume', reply)
+    const [code, count] = reply as unknown[]
+    if (typeof count !== 'number') throw unexpected('consume', reply)
+    if (code === -1) return { status: 'uninitialised' }
+    if (code === 0) return { status: 'exhausted', count }
+    if (code === 1) return { status: 'consumed', count }
+    throw unexpected('consume', reply)
+  }
+
+  /** Sets the counter to `value` if it does not exist, expiring at `expiresAt`; returns the current value. */
+  async initialise(keyId: string, period: string, value: number, expiresAt: number): Promise<number> {
+    assertCounterArgs({ keyId, period, value, expiresAt })
+    const reply = await this.#run(INITIALISE, this.key(keyId, period), value, expiresAt)
+    if (typeof reply !== 'number') throw unexpected('initialise', reply)
+    return reply
+  }
+
+  /** The current count, or undefined if the key does not exist. */
+  async peek(keyId: string, period: string): Promise<number | undefined> {
+    assertCounterArgs({ keyId, period })
+    const reply = await this.#redis.get(this.key(keyId, period))
+    if (reply === null) return undefined
+    const count = Number(reply)
+    if (!Number.isSafeInteger(count)) throw unexpected('peek', reply)
+    return count
+  }
+
+  /** Removes one previously consumed unit, never going below 0 and never creating the key. */
+  async refund(keyId: string, period: string): Promise<void> {
+    assertCounterArgs({ keyId, period })
+    const reply = await this.#run(REFUND, this.key(keyId, period))
+    if (typeof reply !== 'number') throw unexpected('refund', reply)
+  }
+
+  /** Resolves when Redis answers PING; rejects (after the client's retries) otherwise. */
+  async ping(): Promise<void> {
+    const reply = await this.#redis.ping()
+    if (reply !== 'PONG') throw unexpected('ping', reply)
+  }
+
+  /** Quits the client; if Redis is unreachable, drops the connection instead of waiting. */
+  async close(): Promise<void> {
+    try {
+      await this.#redis.quit()
+    } catch {
+      // QUIT fails when the connection is already gone; there is nothing left to flush.
+      this.#redis.disconnect()
+    }
+  }
+
+  /**
+   * EVALSHA, falling back to EVAL (which also caches the script) when Redis does not know the
+   * script yet — after a Redis restart or SCRIPT FLUSH. Sending only the hash keeps the hot
+   * path small.
+   */
+  async #run(s: Script, key: string, ...args: number[]): Promise<unknown> {
+    try {
+      return await this.#redis.evalsha(s.sha, 1, key, ...args)
+    } catch (error) {
+      if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error
+      return await this.#redis.eval(s.lua, 1, key, ...args)
+    }
+  }
+}
+
+function unexpected(operation: string, reply: unknown): Error {
+  return new Error(`RedisQuotaCounter.${operation}: unexpected reply ${JSON.stringify(reply)}`)
+}
+
+/** How long to wait for a TCP connection, or for a command's reply, before failing (ms). */
+const TIMEOUT_MS = 2000
+
+/**
+ * A client tuned for the quota check on the request path, where failing fast (503) beats
+ * hanging the request while Redis is away.
+ *
+ * @param url - A `redis://` or `rediss://` URL.
+ * @param onError - Receives connection errors (ioredis emits them as events and prints them
+ *   to stderr when nobody listens); commands still reject on their own.
+ * @returns A client that starts connecting at once.
+ */
+export function createRedis(url: string, onError?: (error: Error) => void): Redis {
+  const redis = new Redis(url, {
+    // Connect at start-up so a wrong URL or an unreachable Redis shows in the logs and in
+    // /readyz before the first request, which then does not pay for the handshake.
+    lazyConnect: false,
+    // Commands issued during the initial connect or a brief reconnect wait for it instead of
+    // failing at once...
+    enableOfflineQueue: true,
+    // ...but only for 3 reconnect attempts, not the default 20, so a request fails within a
+    // few seconds while Redis is down.
+    maxRetriesPerRequest: 2,
+    // Reconnect delays are capped at 1 s (the default grows to 5 s) so that those 3 attempts
+    // stay a few seconds long even after a long outage.
+    retryStrategy: (times: number) => Math.min(50 * 2 ** (times - 1), 1000),
+    // A host that drops packets would otherwise hold the connect for the 10 s default.
+    connectTimeout: TIMEOUT_MS,
+    // Backstop for a Redis that accepts connections but does not answer (paused, overloaded).
+    // A timed-out consume may still have run on the server: that counts one unit the caller
+    // did not get, which is safer than an unbounded wait or an undercount.
+    commandTimeout: TIMEOUT_MS,
+  })
+  if (onError !== undefined) redis.on('error', onError)
+  return redis
+}

@@ -1,0 +1,90 @@
+/**
+ * The service graph: every capability's service built once from the infrastructure and
+ * passed to the HTTP app and the CLI alike.
+ */
+import type { FastifyBaseLogger } from 'fastify'
+import type { Config } from './config.js'
+import { IdentityVerifier } from './identity/identity.service.js'
+import type { Clock } from './infra/clock.js'
+import type { DatabaseHandle } from './infra/database.js'
+import { KeyVerifier } from './keys/key-verifier.js'
+import { KeysRepository } from './keys/keys.repository.js'
+import { KeysService } from './keys/keys.service.js'
+import type { QuotaCounter } from './quotas/counter.js'
+import { MemoryQuotaCounter } from './quotas/memory-counter.js'
+import { QuotaService } from './quotas/quota.service.js'
+import { createRedis, RedisQuotaCounter } from './quotas/redis-counter.js'
+import type { Stores } from './startup.js'
+import { UsageJournal } from './usage/usage.journal.js'
+import { UsageRepository } from './usage/usage.repository.js'
+import { UsageService } from './usage/usage.service.js'
+import { VersesService } from './verses/verses.service.js'
+
+/** How often journalled usage is added to the ledger. */
+const FLUSH_INTERVAL_MS = 1_000
+/** How often each instance looks for revoked or changed keys (the 5-second rule has room to spare). */
+const KEY_POLL_INTERVAL_MS = 2_000
+
+/** Every service. */
+export interface Services {
+  readonly verses: VersesService
+  readonly keyVerifier: KeyVerifier
+  readonly keys: KeysService
+  readonly usage: UsageService
+  readonly quotas: QuotaService
+  readonly identity: IdentityVerifier
+  readonly counter: QuotaCounter
+  /** Starts background work (usage flushing, key-change polling). */
+  start(): void
+  /** Stops background work, flushes usage and releases the counter backend. */
+  stop(): Promise<void>
+}
+
+/** What the services are built from. */
+export interface ServiceDeps {
+  readonly config: Config
+  readonly database: DatabaseHandle
+  readonly stores: Stores
+  readonly clock: Clock
+  readonly logger: Pick<FastifyBaseLogger, 'error' | 'info' | 'warn'>
+  /** Where this instance keeps its usage journal (normally DATA_DIR). */
+  readonly journalDir: string
+}
+
+/**
+ * Builds the services and replays any usage an earlier run journalled but did not flush.
+ * @example const services = await createServices({ config, database, stores, clock: systemClock, logger, journalDir: config.dataDir })
+ */
+export async function createServices(deps: ServiceDeps): Promise<Services> {
+  const { config, database, clock, logger } = deps
+  const counter: QuotaCounter =
+    config.redisUrl === undefined
+      ? new MemoryQuotaCounter()
+      : new RedisQuotaCounter(createRedis(config.redisUrl, (error) => logger.warn({ err: error }, 'redis connection error')))
+  const journal = new UsageJournal(deps.journalDir)
+  const usage = new UsageService(new UsageRepository(database.db), journal, logger)
+  const replayed = await usage.recover()
+  if (replayed > 0) logger.info({ replayed }, 'usage journal replayed into the ledger')
+  const keysRepository = new KeysRepository(database.db)
+  const keyVerifier = new KeyVerifier(keysRepository, { pollIntervalMs: KEY_POLL_INTERVAL_MS, now: () => clock.now().getTime(), logger })
+  const keys = new KeysService(keysRepository, keyVerifier, config.quotas)
+  return {
+    verses: new VersesService({ verses: deps.stores.verses, content: deps.stores.content, config }),
+    keyVerifier,
+    keys,
+    usage,
+    quotas: new QuotaService(counter, usage, config.quotas, clock),
+    identity: new IdentityVerifier(config.auth, { now: () => clock.now().getTime() }),
+    counter,
+    start() {
+      usage.start(FLUSH_INTERVAL_MS)
+      keyVerifier.start()
+    },
+    async stop() {
+      keyVerifier.stop()
+      await usage.stop()
+      journal.close()
+      await counter.close()
+    },
+  }
+}

@@ -1,0 +1,116 @@
+/**
+ * The usage journal: an append-only file in DATA_DIR where every counted query is written,
+ * synchronously, before its 200 is sent. A flusher adds journal entries to the database
+ * ledger in batches, recording the last sequence number it applied in the same transaction.
+ * So a counted query survives SIGTERM and `kill -9` (the write reached the kernel before the
+ * response left), and is never applied twice (entries at or below the applied sequence are
+ * skipped on replay).
+ *
+ * Line format: `seq<TAB>keyId<TAB>period<TAB>endpoint<TAB>style<LF>`; a torn last line (a
+ * crash mid-write) is ignored, which is safe because its response was never sent.
+ */
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync, writeSync } from 'node:fs'
+import { randomUUID } from 'node:crypto'
+import { join } from 'node:path'
+
+/** One counted query. */
+export interface UsageEntry {
+  readonly seq: number
+  readonly keyId: string
+  readonly period: string
+  readonly endpoint: string
+  readonly style: string
+}
+
+/** Rewrite the file once it holds this many bytes of applied entries. */
+const COMPACT_AT_BYTES = 256 * 1024
+
+/** An instance's journal file and the entries not yet applied to the ledger. */
+export class UsageJournal {
+  /** Stable per DATA_DIR: names this instance's journal in the ledger bookkeeping. */
+  readonly journalId: string
+  private readonly path: string
+  private fd: number
+  private seq: number
+  private pending: UsageEntry[] = []
+  private bytes: number
+
+  /**
+   * Opens (or creates) the journal in `dir`. Entries already in the file are returned by
+   * `pendingEntries()` until `markApplied()` covers them.
+   */
+  constructor(dir: string) {
+    mkdirSync(dir, { recursive: true })
+    const idFile = join(dir, 'instance-id')
+    if (!existsSync(idFile)) writeFileSync(idFile, `${randomUUID()}\n`, { flag: 'wx' })
+    this.journalId = readFileSync(idFile, 'utf8').trim()
+    this.path = join(dir, 'usage.journal')
+    const existing = existsSync(this.path) ? readFileSync(this.path, 'utf8') : ''
+    this.pending = parseJournal(existing)
+    this.seq = this.pending.reduce((max, e) => Math.max(max, e.seq), 0)
+    // Rewrite without a torn tail, so that new lines never append to half a line.
+    this.bytes = this.rewrite(this.pending)
+    this.fd = openSync(this.path, 'a')
+  }
+
+  /** Raises the sequence so that new entries follow those the ledger has already applied. */
+  continueAfter(appliedSeq: number): void {
+    this.seq = Math.max(this.seq, appliedSeq)
+  }
+
+  /** Appends one counted query; returns once the write has reached the kernel. */
+  append(keyId: string, period: string, endpoint: string, style: string): UsageEntry {
+    const entry = { seq: ++this.seq, keyId, period, endpoint, style }
+    const line = `${entry.seq}\t${keyId}\t${period}\t${endpoint}\t${style}\n`
+    writeSync(this.fd, line)
+    this.bytes += line.length
+    this.pending.push(entry)
+    return entry
+  }
+
+  /** Entries not yet marked applied, oldest first. */
+  pendingEntries(): readonly UsageEntry[] {
+    return this.pending
+  }
+
+  /** Forgets entries up to `seq` (they are in the ledger) and compacts the file when it is large. */
+  markApplied(seq: number): void {
+    this.pending = this.pending.filter((e) => e.seq > seq)
+    if (this.bytes >= COMPACT_AT_BYTES) {
+      // Synchronous from here to the reopen: no append can interleave in this single thread.
+      closeSync(this.fd)
+      this.bytes = this.rewrite(this.pending)
+      this.fd = openSync(this.path, 'a')
+    }
+  }
+
+  /** Flushes to disk and closes the file. */
+  close(): void {
+    fsyncSync(this.fd)
+    closeSync(this.fd)
+  }
+
+  private rewrite(entries: readonly UsageEntry[]): number {
+    const text = entries.map((e) => `${e.seq}\t${e.keyId}\t${e.period}\t${e.endpoint}\t${e.style}\n`).join('')
+    const temporary = `${this.path}.tmp`
+    writeFileSync(temporary, text)
+    const fd = openSync(temporary, 'r')
+    fsyncSync(fd)
+    closeSync(fd)
+    renameSync(temporary, this.path)
+    return text.length
+  }
+}
+
+/** Parses journal text, ignoring a torn last line and anything malformed. */
+export function parseJournal(text: string): UsageEntry[] {
+  const complete = text.endsWith('\n') ? text : text.slice(0, text.lastIndexOf('\n') + 1)
+  const entries: UsageEntry[] = []
+  for (const line of complete.split('\n')) {
+    const [seq, keyId, period, endpoint, style, extra] = line.split('\t')
+    if (extra !== undefined || seq === undefined || keyId === undefined || period === undefined || endpoint === undefined || style === undefined) continue
+    if (!/^\d+$/.test(seq)) continue
+    entries.push({ seq: Number(seq), keyId, period, endpoint, style })
+  }
+  return entries
+}

@@ -1,0 +1,112 @@
+/**
+ * Usage: records counted queries (journal first, ledger in batches) and reports totals.
+ */
+import type { FastifyBaseLogger } from 'fastify'
+import type { UsageJournal } from './usage.journal.js'
+import type { LedgerIncrement, LedgerRow, UsageRepository } from './usage.repository.js'
+
+/** Endpoints whose successful responses are counted. */
+export type CountedEndpoint = 'verse'
+
+/** Usage of some keys in a period, broken down as the account view reports it. */
+export interface UsageBreakdown {
+  readonly total: number
+  readonly byEndpoint: Readonly<Record<string, number>>
+  readonly byStyle: Readonly<Record<string, number>>
+  readonly byKey: ReadonlyMap<string, number>
+}
+
+/** Records and reports usage. */
+export class UsageService {
+  private chain: Promise<unknown> = Promise.resolve()
+  private timer: NodeJS.Timeout | undefined
+
+  constructor(
+    private readonly repository: UsageRepository,
+    private readonly journal: UsageJournal,
+    private readonly logger: Pick<FastifyBaseLogger, 'error' | 'info'>,
+  ) {}
+
+  /** Applies what an earlier run journalled but did not flush (after a crash), then starts afresh. */
+  async recover(): Promise<number> {
+    const applied = await this.repository.appliedSeq(this.journal.journalId)
+    this.journal.markApplied(applied)
+    this.journal.continueAfter(applied)
+    const replayed = this.journal.pendingEntries().length
+    await this.flush()
+    return replayed
+  }
+
+  /** Records one counted query durably (journal) before its response is sent. */
+  record(keyId: string, period: string, endpoint: CountedEndpoint, style: string): void {
+    this.journal.append(keyId, period, endpoint, style)
+  }
+
+  /** Adds every journalled entry to the ledger; one flush at a time. */
+  flush(): Promise<void> {
+    return this.exclusive(async () => {
+      const batch = [...this.journal.pendingEntries()]
+      if (batch.length === 0) return
+      const first = batch[0]?.seq ?? 0
+      const last = batch[batch.length - 1]?.seq ?? 0
+      const sums = new Map<string, LedgerIncrement>()
+      for (const e of batch) {
+        const id = `${e.keyId}\t${e.period}\t${e.endpoint}\t${e.style}`
+        const current = sums.get(id)
+        sums.set(id, { keyId: e.keyId, period: e.period, endpoint: e.endpoint, style: e.style, queries: (current?.queries ?? 0) + 1 })
+      }
+      await this.repository.applyBatch(this.journal.journalId, first, last, [...sums.values()])
+      this.journal.markApplied(last)
+    })
+  }
+
+  /** Flushes every `intervalMs` until stop(). */
+  start(intervalMs: number): void {
+    this.timer = setInterval(() => {
+      this.flush().catch((error: unknown) => this.logger.error({ err: error }, 'usage flush failed; entries stay journalled'))
+    }, intervalMs)
+    this.timer.unref()
+  }
+
+  /** Stops the timer and flushes what is left. */
+  async stop(): Promise<void> {
+    if (this.timer !== undefined) clearInterval(this.timer)
+    await this.flush()
+  }
+
+  /** Queries of one key in a period: the ledger plus what is journalled but not yet flushed. */
+  keyTotal(keyId: string, period: string): Promise<number> {
+    return this.exclusive(async () => {
+      const ledger = await this.repository.keyTotal(keyId, period)
+      return ledger + this.journal.pendingEntries().filter((e) => e.keyId === keyId && e.period === period).length
+    })
+  }
+
+  /** Usage of some keys in a period, with breakdowns. */
+  breakdown(keyIds: readonly string[], period: string): Promise<UsageBreakdown> {
+    return this.exclusive(async () => {
+      const wanted = new Set(keyIds)
+      const rows: LedgerRow[] = await this.repository.rowsFor(keyIds, period)
+      for (const e of this.journal.pendingEntries()) {
+        if (wanted.has(e.keyId) && e.period === period) rows.push({ keyId: e.keyId, period, endpoint: e.endpoint, style: e.style, queries: 1 })
+      }
+      const byEndpoint: Record<string, number> = {}
+      const byStyle: Record<string, number> = { faithful: 0, casual: 0, all: 0 }
+      const byKey = new Map<string, number>()
+      let total = 0
+      for (const row of rows) {
+        total += row.queries
+        byEndpoint[row.endpoint] = (byEndpoint[row.endpoint] ?? 0) + row.queries
+        byStyle[row.style] = (byStyle[row.style] ?? 0) + row.queries
+        byKey.set(row.keyId, (byKey.get(row.keyId) ?? 0) + row.queries)
+      }
+      return { total, byEndpoint, byStyle, byKey }
+    })
+  }
+
+  private exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.chain.then(work, work)
+    this.chain = run.catch(() => undefined)
+    return run
+  }
+}

@@ -1,0 +1,187 @@
+/**
+ * The KJV modernizer (src/content/modernizer.ts), its archaic-form detector
+ * (src/content/archaic.ts) and its quality report. The pairs in modernizer-pairs.json were
+ * written by hand as the correct modern rendering under the modernizer's rules; the code is
+ * made to match them, never the other way round.
+ */
+import t from 'tap'
+import { readFileSync } from 'node:fs'
+import { findArchaicForms } from '../../src/content/archaic.js'
+import { baseFromStem, estToModern, ethToModern, modernize, thirdPerson } from '../../src/content/modernizer.js'
+import { modernizerReport } from '../../src/content/modernizer.report.js'
+import { BOOKS } from '../../src/verses/books.js'
+
+interface Pair { ref: string; kjv: string; modern: string }
+const pairs = JSON.parse(readFileSync(new URL('./modernizer-pairs.json', import.meta.url), 'utf8')) as Pair[]
+
+/** The canonical position (1 to 66) of a pair's book. */
+function bookOf(pair: Pair): number {
+  const name = pair.ref.replace(/ \d+:\d+$/, '')
+  return BOOKS.findIndex((book) => book.name === name) + 1
+}
+
+t.test('the pairs cover the whole Bible and the hard cases', async (t) => {
+  t.ok(pairs.length >= 320, `${pairs.length} pairs`)
+  t.equal(new Set(pairs.map((p) => p.ref)).size, pairs.length, 'no reference twice')
+  t.notOk(pairs.some((p) => bookOf(p) === 0), 'every reference names a KJV book')
+  // Law, history, poetry, major and minor prophets, gospels and Acts, epistles, Revelation.
+  const sections: Array<[string, number, number]> = [
+    ['law', 1, 5], ['history', 6, 17], ['poetry', 18, 22], ['prophets', 23, 39],
+    ['gospels and Acts', 40, 44], ['epistles', 45, 65], ['Revelation', 66, 66],
+  ]
+  for (const [name, from, to] of sections) {
+    const count = pairs.filter((p) => bookOf(p) >= from && bookOf(p) <= to).length
+    t.ok(count >= 10 || (name === 'Revelation' && count >= 5), `${name}: ${count} pairs`)
+  }
+  const hardCases: Array<[string, RegExp]> = [
+    ['art thou questions', /\b[Aa]rt (not )?thou\b/],
+    ['-est thou questions', /\b[A-Za-z]+est thou\b/],
+    ['imperatives with a pronoun', /\b(Go|go|Fear|fear|follow|Be|be) (thou|ye)\b/],
+    ['imperatives with not', /\b[A-Z][a-z]+ not\b/],
+    ['-eth after s', /sseth\b|[^s]seth\b/],
+    ['-eth after x', /xeth\b/],
+    ['-eth after sh', /sheth\b/],
+    ['-eth after ch', /cheth\b/],
+    ['-eth after a consonant plus y', /[^aeiou]ieth\b/],
+    ['goeth', /\bgoeth\b/], ['doeth', /\bdoeth\b/], ['hath', /\bhath\b/], ['saith', /\bsaith\b/],
+    ['wherefore as why', /[Ww]herefore (hast|didst|is|dost)\b/],
+    ['wherefore as therefore', /Wherefore (he|God|we|thou|let)\b/],
+    ['mine before a vowel', /\bmine (eyes|own|enemies|enemy)\b/],
+    ['thine standing alone', /\bthine[,.;]|[Tt]hine is\b/],
+    ['an before h', /\ban h/],
+    ['an hungred', /\ban hungred\b/],
+    ['-edst past forms', /edst\b/],
+  ]
+  for (const [name, pattern] of hardCases) {
+    t.ok(pairs.some((p) => pattern.test(p.kjv)), name)
+  }
+})
+
+t.test('every hand-checked pair modernizes exactly', async (t) => {
+  for (const pair of pairs) t.equal(modernize(pair.kjv), pair.modern, pair.ref)
+})
+
+t.test('modernizing twice changes nothing', async (t) => {
+  for (const pair of pairs) t.equal(modernize(pair.modern), pair.modern, pair.ref)
+})
+
+t.test('no archaic form survives in the pairs', async (t) => {
+  for (const pair of pairs) {
+    t.same(findArchaicForms(modernize(pair.kjv)), [], pair.ref)
+    t.same(findArchaicForms(pair.modern), [], `${pair.ref} (expected text)`)
+  }
+})
+
+t.test('findArchaicForms: the archaic words', async (t) => {
+  t.same(findArchaicForms('Thou knowest that he loveth thee.'), ['thou', 'knowest', 'loveth', 'thee'])
+  t.same(findArchaicForms('God hath loved thee.'), ['hath', 'thee'], 'in order of appearance')
+  t.same(findArchaicForms('THOU SHALT NOT KILL'), ['thou', 'shalt'], 'case-insensitive')
+  t.same(findArchaicForms('Ye are the salt; thy word, thine house, thyself.'), ['ye', 'thy', 'thine', 'thyself'])
+  t.same(findArchaicForms('He doth go, she saith so, it wilt be.'), ['doth', 'saith', 'wilt'])
+  t.same(findArchaicForms('Come unto me ere the day ends; whither goest thou?'), ['unto', 'ere', 'whither', 'goest', 'thou'])
+  t.same(findArchaicForms('He spake and would shew it; I wist not, I wot not.'), ['spake', 'shew', 'wist', 'wot'])
+  t.same(findArchaicForms('Wherefore didst thou doubt, and hadst thou no faith?'), ['wherefore', 'didst', 'thou', 'hadst'])
+  t.same(findArchaicForms('thou lovedst them, thou calledst me'), ['thou', 'lovedst', 'calledst'], '-edst')
+  t.same(findArchaicForms('you sawest it, you art there'), ['sawest', 'art'], 'left after the pronoun changed')
+  t.same(findArchaicForms('Our Father which art in heaven'), ['art'])
+  t.same(findArchaicForms('He goeth, she crieth, it passeth, one teacheth.'), ['goeth', 'crieth', 'passeth', 'teacheth'])
+  t.same(findArchaicForms('Rejoiceth not in iniquity.'), ['rejoiceth'], 'a capitalised verb at the start')
+  t.same(findArchaicForms('thee thee thee'), ['thee'], 'each form once')
+  t.same(findArchaicForms('when you fastest; you meetest him'), ['fastest', 'meetest'], 'a superlative form used as a verb')
+})
+
+t.test('findArchaicForms: modern words and names are not archaic', async (t) => {
+  const modern = [
+    'Seth, Japheth, Elisabeth and Elizabeth went from Nazareth to Bethlehem and Beth-el.',
+    'Kenneth met Gareth in Gethsemane; Ish-bosheth and Mephibosheth stayed behind.',
+    'Their teeth chattered on the twentieth and the thirtieth day; death and breath.',
+    'The priest in the forest at the west and the east had no rest, lest the beast attack.',
+    'The greatest, the highest, the eldest, the youngest and the dearest are the best.',
+    'What is dearest to him is what is nearest; the biggest and strongest come last.',
+    'I request, you suggest, we protest, they invest; an earnest, honest, modest guest.',
+    'Their interest is manifest in the harvest, the tempest, the conquest and the contest.',
+    'In the midst of the feast, the chest and the nest; a breast of yeast; wrest the crest.',
+    'The Almighty is mine; it is mine, not yours.',
+    'A work of art; the art of the apothecary; graven by art; she loves art and music.',
+    'You are here, and you have done well: you know, you will, you shall.',
+  ]
+  for (const text of modern) t.same(findArchaicForms(text), [], text)
+  t.same(findArchaicForms('The meetest of your sons and the fastest runner.'), [], 'superlatives after an article')
+  t.same(findArchaicForms('Nazareth\'s carpenter; the LORD\'S house.'), [], 'possessives')
+  t.same(findArchaicForms(''), [])
+})
+
+t.test('verb morphology', async (t) => {
+  const eth: Array<[string, string]> = [
+    ['goeth', 'goes'], ['doeth', 'does'], ['seeth', 'sees'], ['fleeth', 'flees'],
+    ['teacheth', 'teaches'], ['passeth', 'passes'], ['washeth', 'washes'], ['waxeth', 'grows'],
+    ['crieth', 'cries'], ['denieth', 'denies'], ['lieth', 'lies'], ['dieth', 'dies'],
+    ['loveth', 'loves'], ['maketh', 'makes'], ['giveth', 'gives'], ['heareth', 'hears'],
+    ['taketh', 'takes'], ['cometh', 'comes'], ['runneth', 'runs'], ['believeth', 'believes'],
+    ['sitteth', 'sits'], ['setteth', 'sets'], ['getteth', 'gets'], ['beareth', 'bears'],
+    ['walketh', 'walks'], ['speaketh', 'speaks'], ['knoweth', 'knows'], ['sheweth', 'shows'],
+    ['causeth', 'causes'], ['judgeth', 'judges'], ['changeth', 'changes'], ['bringeth', 'brings'],
+    ['openeth', 'opens'], ['delivereth', 'delivers'], ['visiteth', 'visits'], ['excelleth', 'excels'],
+    ['falleth', 'falls'], ['addeth', 'adds'], ['pursueth', 'pursues'], ['prayeth', 'prays'],
+    ['trembleth', 'trembles'], ['hasteth', 'hastes'], ['createth', 'creates'], ['oweth', 'owes'],
+    ['becometh', 'becomes'], ['provideth', 'provides'], ['rebuketh', 'rebukes'], ['breatheth', 'breathes'],
+  ]
+  for (const [old, modern] of eth) t.equal(ethToModern(old), modern, old)
+  const est: Array<[string, string]> = [
+    ['knowest', 'know'], ['seest', 'see'], ['goest', 'go'], ['doest', 'do'], ['lovest', 'love'],
+    ['criest', 'cry'], ['liest', 'lie'], ['sittest', 'sit'], ['art', 'are'], ['hast', 'have'],
+    ['dost', 'do'], ['didst', 'did'], ['wilt', 'will'], ['shalt', 'shall'], ['canst', 'can'],
+    ['wast', 'were'], ['wert', 'were'], ['hadst', 'had'], ['couldest', 'could'], ['wouldest', 'would'],
+    ['shouldest', 'should'], ['mayest', 'may'], ['mightest', 'might'], ['sawest', 'saw'],
+    ['knewest', 'knew'], ['madest', 'made'], ['gavest', 'gave'], ['spakest', 'spoke'],
+    ['lovedst', 'loved'], ['saidst', 'said'], ['barest', 'bore'], ['satest', 'sat'],
+  ]
+  for (const [old, modern] of est) t.equal(estToModern(old), modern, old)
+  t.equal(baseFromStem('lov'), 'love')
+  t.equal(baseFromStem('runn'), 'run')
+  t.equal(baseFromStem('gather'), 'gather')
+  t.equal(thirdPerson('fix'), 'fixes')
+  t.equal(thirdPerson('carry'), 'carries')
+  t.equal(thirdPerson('obey'), 'obeys')
+})
+
+t.test('modernize: rules in isolation', async (t) => {
+  const cases: Array<[string, string, string]> = [
+    ['Thou art the man.', 'You are the man.', 'sentence-initial capital'],
+    ['Ye shall know the truth.', 'You shall know the truth.', 'ye'],
+    ['It is mine. Mine eyes have seen.', 'It is mine. My eyes have seen.', 'mine'],
+    ['The kingdom is thine; thine own house.', 'The kingdom is yours; your own house.', 'thine'],
+    ['An house, an hour, an holy day, an honest man, such an one.', 'A house, an hour, a holy day, an honest man, such a one.', 'a/an'],
+    ['The LORD saith, I AM.', 'The LORD says, I AM.', 'capitals kept'],
+    ['Knowest thou not?', 'Do you not know?', '-est thou not'],
+    ['Sawest thou him?', 'Did you see him?', 'past -est thou'],
+    ['Go ye, and fear ye not.', 'Go, and do not fear.', 'imperatives'],
+    ['Wherefore art thou come? Wherefore I say unto you.', 'Why are you come? Therefore I say to you.', 'wherefore'],
+    ['Get thee hence.', 'Get away.', 'get thee hence'],
+    ['', '', 'empty'],
+  ]
+  for (const [kjv, modern, name] of cases) t.equal(modernize(kjv), modern, name)
+  t.equal(modernize('Cæsar in Judæa'), 'Cæsar in Judæa', 'letters outside ASCII')
+})
+
+t.test('modernizerReport', async (t) => {
+  const report = modernizerReport([
+    { slug: 'john-3-16', text: 'For God so loved the world, that he gave his only begotten Son.' },
+    { slug: 'genesis-3-9', text: 'And the LORD God called unto Adam, and said unto him, Where art thou?' },
+  ])
+  t.same(report, { total: 2, withArchaic: 0, share: 0, topForms: [], examples: [] })
+  const empty = modernizerReport([])
+  t.equal(empty.share, 0, 'no verses, no division by zero')
+  // The unmodernized text shows the counting: forms once per verse, ties alphabetical.
+  const raw = modernizerReport([
+    { slug: 'a-1-1', text: 'Thou art; thou art.' },
+    { slug: 'a-1-2', text: 'Plain text.' },
+    { slug: 'a-1-3', text: 'Thou hast it unto thee.' },
+    { slug: 'a-1-4', text: 'He saith unto them.' },
+  ], { forms: 3, examples: 2, transform: (text) => text })
+  t.equal(raw.total, 4)
+  t.equal(raw.withArchaic, 3)
+  t.equal(raw.share, 0.75)
+  t.same(raw.topForms, [['thou', 2], ['unto', 2], ['art', 1]])
+  t.same(raw.examples, [{ slug: 'a-1-1', forms: ['thou', 'art'] }, { slug: 'a-1-3', forms: ['thou', 'hast', 'unto', 'thee'] }])
+})
