@@ -9,6 +9,9 @@ import { ConfigError, loadConfig, type Config } from './config.js'
 import { systemClock } from './infra/clock.js'
 import { databaseLocation, openDatabase } from './infra/database.js'
 import { createServices } from './services.js'
+import { localOperations } from './admin/admin.operations.js'
+import { startAdminServer } from './admin/admin.server.js'
+import { resolve } from 'node:path'
 import { loadStores, prepareDatabase } from './startup.js'
 
 function readConfig(): Config {
@@ -34,6 +37,7 @@ async function main(): Promise<void> {
   let ready = false
   const app = await buildApp({ config, database, verses: stores.verses, services, clock: systemClock, logger, isReady: () => ready })
   services.start()
+  const admin = await startAdminServer(resolve(config.dataDir), localOperations(services, systemClock))
 
   let stopping = false
   const stop = async (signal: NodeJS.Signals): Promise<void> => {
@@ -48,6 +52,7 @@ async function main(): Promise<void> {
       // Stop accepting connections and let in-flight requests finish, then flush usage to the
       // ledger, then close the database so that PGlite flushes its files.
       await app.close()
+      await admin.close()
       await services.stop()
       await database.close()
       logger.info('stopped')

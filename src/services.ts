@@ -60,7 +60,7 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
   const counter: QuotaCounter =
     config.redisUrl === undefined
       ? new MemoryQuotaCounter()
-      : new RedisQuotaCounter(createRedis(config.redisUrl, (error) => logger.warn({ err: error }, 'redis connection error')))
+      : new RedisQuotaCounter(createRedis(config.redisUrl, (error) => logger.warn({ err: error }, 'redis connection error')), { prefix: 'plainverse:' })
   const journal = new UsageJournal(deps.journalDir)
   const usage = new UsageService(new UsageRepository(database.db), journal, logger)
   const replayed = await usage.recover()

@@ -1,45 +1,194 @@
 /**
- * The operator's command line: `plainverse <command>`. Each command uses the same services
- * as the server.
+ * The operator's command line: `npx plainverse <command>`. Commands use the same services as
+ * the server: through the running server's admin socket when one is up (the embedded PGlite
+ * admits one process at a time), otherwise in-process on the database directly.
  */
-import { ConfigError, loadConfig } from '../config.js'
+import { existsSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+import { localOperations, remoteOperations, type AdminOperations, type KeyView } from '../admin/admin.operations.js'
+import { adminPaths, readAdminToken } from '../admin/admin.server.js'
+import { ConfigError, loadConfig, TIERS, type Config, type Tier } from '../config.js'
+import { AppError } from '../errors.js'
+import { systemClock } from '../infra/clock.js'
 import { databaseLocation, migrateToLatest, openDatabase } from '../infra/database.js'
-import { prepareDatabase } from '../startup.js'
+import { createServices } from '../services.js'
+import { loadStores, prepareDatabase } from '../startup.js'
 
-const USAGE = `Usage: plainverse <command>
+const USAGE = `Usage: plainverse <command> [options]
 
-Commands:
-  db migrate    Apply pending database migrations
-  db seed       Apply migrations, then load the committed seed data (idempotent)
-  help          Show this help
+Database:
+  db migrate                         Apply pending database migrations
+  db seed                            Apply migrations, then load the committed seed data (idempotent)
+
+API keys (work while the server is running):
+  keys create --name NAME [--account ID] [--tier free|developer|scale]
+                                     Create a key and print it (shown only once)
+  keys list [--account ID]           List active keys
+  keys revoke ID                     Revoke a key (every instance stops accepting it within 5 s)
+  keys set-tier ID TIER              Change a key's tier
+  usage [--account ID]               Usage this month, by endpoint, style and key
+
+Options:
+  --json                             Print JSON instead of text
+  -h, --help                         Show this help
 
 Configuration comes from the same environment variables as the server (see README).`
 
+type Print = (line: string) => void
+
 /** Runs one command; resolves to the process exit code. */
-export async function run(argv: readonly string[], out: (line: string) => void = console.log): Promise<number> {
-  const [group, command] = argv
-  if (group === undefined || group === 'help' || group === '--help' || group === '-h') {
+export async function run(argv: readonly string[], out: Print = console.log, err: Print = console.error): Promise<number> {
+  let parsed: ReturnType<typeof parse>
+  try {
+    parsed = parse(argv)
+  } catch (error) {
+    err(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`)
+    return 64 // EX_USAGE
+  }
+  const { positionals: [group, command, ...rest], values } = parsed
+  if (values.help === true || group === undefined || group === 'help') {
     out(USAGE)
     return 0
   }
-  if (group !== 'db' || (command !== 'migrate' && command !== 'seed')) {
-    out(`Unknown command: ${argv.join(' ')}\n\n${USAGE}`)
-    return 64 // EX_USAGE
-  }
   const config = loadConfig()
-  const database = await openDatabase(databaseLocation(config))
+  try {
+    if (group === 'db' && (command === 'migrate' || command === 'seed')) return await database(config, command, out)
+    const action = adminAction(group, command, rest, values)
+    if (action === undefined) {
+      err(`Unknown command: ${argv.join(' ')}\n\n${USAGE}`)
+      return 64
+    }
+    return await withOperations(config, async (ops) => {
+      await action(ops, values.json === true ? (value) => out(JSON.stringify(value, null, 2)) : undefined, out)
+      return 0
+    })
+  } catch (error) {
+    if (error instanceof AppError) {
+      err(`error: ${error.detail} (${error.code})`)
+      return error.status === 404 ? 3 : 1
+    }
+    throw error
+  }
+}
+
+function parse(argv: readonly string[]) {
+  return parseArgs({
+    args: [...argv],
+    allowPositionals: true,
+    options: {
+      name: { type: 'string' },
+      account: { type: 'string' },
+      tier: { type: 'string' },
+      json: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  })
+}
+
+type Values = ReturnType<typeof parse>['values']
+type Action = (ops: AdminOperations, json: ((value: unknown) => void) | undefined, out: Print) => Promise<void>
+
+function adminAction(group: string, command: string | undefined, rest: readonly string[], values: Values): Action | undefined {
+  if (group === 'usage') {
+    const account = values.account ?? command
+    return async (ops, json, out) => {
+      const usage = await ops.usage(account)
+      if (json) return json(usage)
+      out(`Usage ${usage.period_start.slice(0, 10)} to ${usage.period_end.slice(0, 10)}${account === undefined ? ' (all accounts)' : ` (account ${account})`}`)
+      out(`  total queries: ${usage.total_queries}`)
+      out(`  by endpoint:   ${Object.entries(usage.by_endpoint).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}`)
+      out(`  by style:      faithful ${usage.by_style.faithful}, casual ${usage.by_style.casual}, all ${usage.by_style.all}`)
+      for (const key of usage.keys) out(`  ${key.prefix}...  ${key.id}  ${key.tier.padEnd(9)} ${String(key.total_queries).padStart(8)} / ${key.limit}  ${key.name}`)
+    }
+  }
+  if (group !== 'keys') return undefined
+  if (command === 'create') {
+    const name = values.name
+    const tier = values.tier ?? 'free'
+    if (name === undefined) throw new AppError('invalid_parameter', 'keys create needs --name NAME.')
+    if (!(TIERS as readonly string[]).includes(tier)) throw new AppError('invalid_parameter', `--tier must be one of ${TIERS.join(', ')}.`)
+    return async (ops, json, out) => {
+      const created = await ops.createKey({ name, account: values.account ?? 'operator', tier: tier as Tier })
+      if (json) return json(created)
+      out(created.key)
+      out(`\nCreated key ${created.id} (${created.prefix}...) for account ${created.account_id}: tier ${created.tier}, ${created.rate_limit_monthly} queries a month.`)
+      out('Store the key now: it is shown only once.')
+    }
+  }
+  if (command === 'list') {
+    return async (ops, json, out) => {
+      const keys = await ops.listKeys(values.account)
+      if (json) return json(keys)
+      if (keys.length === 0) out('No active keys.')
+      for (const key of keys) out(describe(key))
+    }
+  }
+  const [id, tier] = rest
+  if (command === 'revoke' && id !== undefined) {
+    return async (ops, json, out) => {
+      const key = await ops.revokeKey(id)
+      return json ? json(key) : out(`Revoked ${describe(key)}`)
+    }
+  }
+  if (command === 'set-tier' && id !== undefined && tier !== undefined) {
+    return async (ops, json, out) => {
+      const key = await ops.setTier(id, tier)
+      return json ? json(key) : out(`Tier set: ${describe(key)}`)
+    }
+  }
+  return undefined
+}
+
+function describe(key: KeyView): string {
+  return `${key.id}  ${key.prefix}...  ${key.tier.padEnd(9)} ${String(key.rate_limit_monthly).padStart(8)}/month  account ${key.account_id}  "${key.name}"  created ${key.created_at}`
+}
+
+/** Runs `work` on the running server's admin socket, or in-process when no server answers. */
+async function withOperations(config: Config, work: (ops: AdminOperations) => Promise<number>): Promise<number> {
+  const dataDir = resolve(config.dataDir)
+  const token = readAdminToken(dataDir)
+  const socket = adminPaths(dataDir).socket
+  if (token !== undefined && existsSync(socket)) {
+    try {
+      return await work(remoteOperations(socket, token))
+    } catch (error) {
+      // A socket left by a server that died: fall through to the database.
+      const code = (error as NodeJS.ErrnoException).code
+      if (code !== 'ECONNREFUSED' && code !== 'ENOENT') throw error
+    }
+  }
+  const handle = await openDatabase(databaseLocation(config))
+  try {
+    await prepareDatabase(handle.db)
+    const stores = await loadStores(handle.db)
+    const quiet = { error: () => undefined, info: () => undefined, warn: () => undefined }
+    // The CLI counts nothing; its own journal folder keeps it apart from a server's journal.
+    const services = await createServices({ config, database: handle, stores, clock: systemClock, logger: quiet, journalDir: join(dataDir, 'cli') })
+    try {
+      return await work(localOperations(services, systemClock))
+    } finally {
+      await services.stop()
+    }
+  } finally {
+    await handle.close()
+  }
+}
+
+async function database(config: Config, command: 'migrate' | 'seed', out: Print): Promise<number> {
+  const handle = await openDatabase(databaseLocation(config))
   try {
     if (command === 'migrate') {
-      const applied = await migrateToLatest(database.db)
+      const applied = await migrateToLatest(handle.db)
       out(applied.length === 0 ? 'migrations: up to date' : `migrations applied: ${applied.join(', ')}`)
     } else {
-      const report = await prepareDatabase(database.db)
+      const report = await prepareDatabase(handle.db)
       out(report.migrations.length === 0 ? 'migrations: up to date' : `migrations applied: ${report.migrations.join(', ')}`)
       out(`kjv: ${report.seed.kjv.status} (${report.seed.kjv.verses} verses)`)
     }
     return 0
   } finally {
-    await database.close()
+    await handle.close()
   }
 }
 

@@ -96,9 +96,10 @@ export class KeysRepository {
     return row === undefined ? undefined : toRecord(row)
   }
 
-  /** Active keys of an account (or of every account), oldest first. */
-  async listActive(accountId: string | undefined): Promise<KeyRecord[]> {
-    let query = this.db.selectFrom('api_keys').select(COLUMNS).where('revoked_at', 'is', null)
+  /** Active keys of an account (or of every account), oldest first; revoked ones too when asked. */
+  async list(accountId: string | undefined, options: { includeRevoked: boolean }): Promise<KeyRecord[]> {
+    let query = this.db.selectFrom('api_keys').select(COLUMNS)
+    if (!options.includeRevoked) query = query.where('revoked_at', 'is', null)
     if (accountId !== undefined) query = query.where('account_id', '=', accountId)
     const rows = await query.orderBy('created_at').orderBy('id').execute()
     return rows.map(toRecord)

@@ -59,7 +59,12 @@ export class KeysService {
 
   /** Active keys of an account, or of every account for the operator. */
   list(accountId: string | undefined): Promise<KeyRecord[]> {
-    return this.repository.listActive(accountId)
+    return this.repository.list(accountId, { includeRevoked: false })
+  }
+
+  /** Every key of an account (or of every account), revoked ones included, for usage reports. */
+  listWithRevoked(accountId: string | undefined): Promise<KeyRecord[]> {
+    return this.repository.list(accountId, { includeRevoked: true })
   }
 
   /**

@@ -53,11 +53,15 @@ export function registerUsageRoutes(app: FastifyInstance, deps: UsageRouteDeps):
   })
 }
 
-/** The account form of usage, also used by the operator CLI (`accountId` undefined: every account). */
+/**
+ * The account form of usage, also used by the operator CLI (`accountId` undefined: every
+ * account). Keys revoked this month still count: their queries were made.
+ */
 export async function accountUsage(deps: Pick<UsageRouteDeps, 'usage' | 'keys' | 'clock'>, accountId: string | undefined): Promise<AccountUsage> {
   const period = monthPeriod(deps.clock.now())
-  const records = await deps.keys.list(accountId)
-  const breakdown = await deps.usage.breakdown(records.map((r) => r.id), period.id)
+  const all = await deps.keys.listWithRevoked(accountId)
+  const breakdown = await deps.usage.breakdown(all.map((r) => r.id), period.id)
+  const records = all.filter((r) => r.revokedAt === null || (breakdown.byKey.get(r.id) ?? 0) > 0)
   return {
     period_start: period.start.toISOString(),
     period_end: period.end.toISOString(),
