@@ -14,7 +14,8 @@ export interface CliResult {
 export async function runCli(args: string[], env: Record<string, string>): Promise<CliResult> {
   return promisify(execFile)(process.execPath, ['--import', 'tsx', projectPath('src', 'cli', 'main.ts'), ...args], {
     cwd: projectPath(),
-    env: { ...process.env, LOG_LEVEL: 'silent', ...env },
+    // Embedded database and in-process counters unless the test asks for servers explicitly.
+    env: { ...process.env, DATABASE_URL: '', REDIS_URL: '', LOG_LEVEL: 'silent', ...env },
   })
     .then(({ stdout, stderr }) => ({ code: 0, stdout, stderr }))
     .catch((error: { code?: number; stdout?: string; stderr?: string }) => ({ code: error.code ?? 1, stdout: error.stdout ?? '', stderr: error.stderr ?? '' }))

@@ -37,7 +37,8 @@ export async function startServer(env: Record<string, string> = {}, timeoutMs = 
   const port = env.PORT ?? String(20_000 + Math.floor(Math.random() * 20_000))
   const child = spawn(process.execPath, ['--import', 'tsx', projectPath('src', 'server.ts')], {
     cwd: projectPath(),
-    env: { ...process.env, LOG_LEVEL: 'info', HOST: '127.0.0.1', ...env, PORT: port, DATA_DIR: dataDir },
+    // Embedded database and in-process counters unless the test asks for servers explicitly.
+    env: { ...process.env, DATABASE_URL: '', REDIS_URL: '', LOG_LEVEL: 'info', HOST: '127.0.0.1', ...env, PORT: port, DATA_DIR: dataDir },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   const logs: Array<Record<string, unknown>> = []
