@@ -20,7 +20,7 @@ generate: install
 
 ## build: compile TypeScript to dist/
 build: generate
-	$(BIN)/tsc -p .
+	$(BIN)/tsc -p scripts/tsconfig.build.json
 
 ## migrate / seed: prepare the database (the server also does both at start)
 migrate: build

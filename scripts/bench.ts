@@ -1,11 +1,12 @@
 /**
- * `make bench`: the verse endpoint of the real server (compiled, embedded PGlite) and a bare
- * node:http server returning a fixed JSON buffer, measured one after the other in one run
- * with the same load generator (autocannon, 50 connections). Prints requests per second,
- * their ratio (target >= 0.75), p99 latency, the server's peak resident memory and its
- * start-up time to ready.
+ * `make bench`: the verse endpoint of the real server (compiled, embedded PGlite) with a real
+ * API key, authentication and metering on, and a bare node:http server returning a fixed
+ * JSON buffer, measured one after the other in one run with the same load generator
+ * (autocannon, 50 connections). Prints requests per second, their ratio (target >= 0.75 on
+ * the embedded default), p99 latency, the server's peak resident memory and its start-up
+ * time to ready; with REDIS_URL set, also the same endpoint with Redis counters.
  */
-import { spawn, type ChildProcess } from 'node:child_process'
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -58,53 +59,93 @@ async function load(url: string, paths: readonly string[], headers: Record<strin
   })
 }
 
+interface Measured {
+  readonly label: string
+  readonly result: autocannon.Result
+  readonly rssMiB: number
+  readonly startupMs: number
+}
+
+/** Starts the compiled server with `env`, loads it with a real key, and stops it. */
+async function measureServer(label: string, env: NodeJS.ProcessEnv, port: number, key: string, paths: readonly string[]): Promise<Measured> {
+  const ready = answers(`http://127.0.0.1:${port}/readyz`)
+  const server = await spawnUntil(process.execPath, [projectPath('dist', 'src', 'server.js')], { ...env, PORT: String(port) }, ready)
+  try {
+    const url = `http://127.0.0.1:${port}`
+    const headers = { 'x-api-key': key }
+    await load(url, paths, headers, WARMUP_S)
+    const result = await load(url, paths, headers, DURATION_S)
+    return { label, result, rssMiB: peakRssMiB(server.process.pid ?? 0), startupMs: server.startupMs }
+  } finally {
+    server.process.kill('SIGTERM')
+    await new Promise((r) => server.process.once('exit', r))
+  }
+}
+
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'pv-bench-'))
   const port = 18_080
   const basePort = 18_081
-  const serverEnv = { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn' }
-  // The first start seeds the fresh data folder; the second measures start-up to ready on it.
-  const ready = answers(`http://127.0.0.1:${port}/readyz`)
-  const seeding = await spawnUntil(process.execPath, [projectPath('dist', 'src', 'server.js')], serverEnv, ready)
-  seeding.process.kill('SIGTERM')
-  await new Promise((r) => seeding.process.once('exit', r))
-  const server = await spawnUntil(process.execPath, [projectPath('dist', 'src', 'server.js')], serverEnv, ready)
-
-  const url = `http://127.0.0.1:${port}`
-  const sample = await fetch(`${url}/api/v1/verse/john-3-16?style=all`)
-  const bodyFile = join(dataDir, 'baseline.json')
-  writeFileSync(bodyFile, Buffer.from(await sample.arrayBuffer()))
-  const books = (await (await fetch(`${url}/api/v1/books`)).json()) as { data: Array<{ slug: string; verse_counts: number[] }> }
-  // A spread of verses and styles, so the benchmark is not one cached entry.
-  const paths: string[] = []
-  const styles = ['faithful', 'casual', 'all']
-  for (let n = 0; paths.length < 2_000; n++) {
-    const book = books.data[(n * 7) % books.data.length]
-    if (book === undefined) continue
-    const chapter = (n % book.verse_counts.length) + 1
-    const verse = (n % (book.verse_counts[chapter - 1] ?? 1)) + 1
-    paths.push(`/api/v1/verse/${book.slug}-${chapter}-${verse}?style=${styles[n % 3]}`)
-  }
-  const headers: Record<string, string> = {}
-
-  const baseline = await spawnUntil(process.execPath, [projectPath('dist', 'scripts', 'bench-baseline.js'), String(basePort), bodyFile], {}, answers(`http://127.0.0.1:${basePort}/`))
+  const serverEnv = { HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '', REDIS_URL: '' }
   try {
-    await load(url, paths, headers, WARMUP_S)
-    const verse = await load(url, paths, headers, DURATION_S)
-    await load(`http://127.0.0.1:${basePort}`, ['/'], {}, WARMUP_S)
-    const bare = await load(`http://127.0.0.1:${basePort}`, ['/'], {}, DURATION_S)
-    const rss = peakRssMiB(server.process.pid ?? 0)
-    const bareRss = peakRssMiB(baseline.process.pid ?? 0)
-    const ratio = verse.requests.average / bare.requests.average
-    const errors = verse.errors + verse.non2xx
-    console.log(`\nPlainverse benchmark: ${CONNECTIONS} connections, ${DURATION_S} s each, autocannon, LOG_LEVEL=warn`)
-    console.log(`  verse endpoint     ${verse.requests.average.toFixed(0).padStart(8)} req/s   p99 ${String(verse.latency.p99).padStart(4)} ms   peak RSS ${rss.toFixed(0)} MiB   non-2xx/errors ${errors}`)
-    console.log(`  bare node:http     ${bare.requests.average.toFixed(0).padStart(8)} req/s   p99 ${String(bare.latency.p99).padStart(4)} ms   peak RSS ${bareRss.toFixed(0)} MiB`)
-    console.log(`  ratio              ${ratio.toFixed(2)} (target >= ${TARGET_RATIO}: ${ratio >= TARGET_RATIO ? 'met' : 'NOT met'})`)
-    console.log(`  start-up to ready  ${server.startupMs.toFixed(0)} ms (embedded PGlite, ${verse.requests.total} requests served)`)
+    // The first start seeds the fresh data folder; later starts measure start-up to ready on it.
+    const ready = answers(`http://127.0.0.1:${port}/readyz`)
+    const seeding = await spawnUntil(process.execPath, [projectPath('dist', 'src', 'server.js')], { ...serverEnv, PORT: String(port) }, ready)
+    const url = `http://127.0.0.1:${port}`
+    const books = (await (await fetch(`${url}/api/v1/books`)).json()) as { data: Array<{ slug: string; verse_counts: number[] }> }
+    seeding.process.kill('SIGTERM')
+    await new Promise((r) => seeding.process.once('exit', r))
+    // A real key on the scale tier, created with the operator CLI, as an operator would.
+    const key = execFileSync(process.execPath, [projectPath('dist', 'src', 'cli', 'main.js'), 'keys', 'create', '--name', 'bench', '--tier', 'scale'], {
+      env: { ...process.env, ...serverEnv, QUOTA_SCALE: '100000000' },
+      encoding: 'utf8',
+    }).split('\n')[0] ?? ''
+
+    // A spread of verses and styles, so the benchmark is not one cached entry.
+    const paths: string[] = []
+    const styles = ['faithful', 'casual', 'all']
+    for (let n = 0; paths.length < 2_000; n++) {
+      const book = books.data[(n * 7) % books.data.length]
+      if (book === undefined) continue
+      const chapter = (n % book.verse_counts.length) + 1
+      const verse = (n % (book.verse_counts[chapter - 1] ?? 1)) + 1
+      paths.push(`/api/v1/verse/${book.slug}-${chapter}-${verse}?style=${styles[n % 3]}`)
+    }
+    const env = { ...serverEnv, QUOTA_SCALE: '100000000' }
+    const sampleServer = await spawnUntil(process.execPath, [projectPath('dist', 'src', 'server.js')], { ...env, PORT: String(port) }, ready)
+    const bodyFile = join(dataDir, 'baseline.json')
+    writeFileSync(bodyFile, Buffer.from(await (await fetch(`${url}/api/v1/verse/john-3-16?style=all`, { headers: { 'x-api-key': key } })).arrayBuffer()))
+    sampleServer.process.kill('SIGTERM')
+    await new Promise((r) => sampleServer.process.once('exit', r))
+
+    const runs: Measured[] = [await measureServer('verse, embedded', env, port, key, paths)]
+    const redisUrl = process.env.REDIS_URL
+    if (redisUrl !== undefined && redisUrl !== '') runs.push(await measureServer('verse, Redis', { ...env, REDIS_URL: redisUrl }, port, key, paths))
+
+    const baseline = await spawnUntil(process.execPath, [projectPath('dist', 'scripts', 'bench-baseline.js'), String(basePort), bodyFile], {}, answers(`http://127.0.0.1:${basePort}/`))
+    let bare: autocannon.Result
+    let bareRss: number
+    try {
+      await load(`http://127.0.0.1:${basePort}`, ['/'], {}, WARMUP_S)
+      bare = await load(`http://127.0.0.1:${basePort}`, ['/'], {}, DURATION_S)
+      bareRss = peakRssMiB(baseline.process.pid ?? 0)
+    } finally {
+      baseline.process.kill('SIGTERM')
+    }
+
+    console.log(`\nPlainverse benchmark: ${CONNECTIONS} connections, ${DURATION_S} s each, autocannon, LOG_LEVEL=warn, real API key, auth and metering on`)
+    for (const run of runs) {
+      const errors = run.result.errors + run.result.non2xx
+      console.log(`  ${run.label.padEnd(18)} ${run.result.requests.average.toFixed(0).padStart(8)} req/s   p99 ${String(run.result.latency.p99).padStart(4)} ms   peak RSS ${run.rssMiB.toFixed(0)} MiB   ratio ${(run.result.requests.average / bare.requests.average).toFixed(2)}   non-2xx/errors ${errors}`)
+    }
+    console.log(`  ${'bare node:http'.padEnd(18)} ${bare.requests.average.toFixed(0).padStart(8)} req/s   p99 ${String(bare.latency.p99).padStart(4)} ms   peak RSS ${bareRss.toFixed(0)} MiB`)
+    const embedded = runs[0]
+    if (embedded !== undefined) {
+      const ratio = embedded.result.requests.average / bare.requests.average
+      console.log(`  ratio (embedded)   ${ratio.toFixed(2)} (target >= ${TARGET_RATIO}: ${ratio >= TARGET_RATIO ? 'met' : 'NOT met'})`)
+      console.log(`  start-up to ready  ${embedded.startupMs.toFixed(0)} ms (embedded PGlite, 31,102 verses loaded; target < 2000 ms)`)
+    }
   } finally {
-    server.process.kill('SIGTERM')
-    baseline.process.kill('SIGTERM')
     rmSync(dataDir, { recursive: true, force: true })
   }
 }
