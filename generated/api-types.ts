@@ -115,6 +115,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/books/{book}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One book with its introduction
+         * @description A book of the KJV with its versification and an introduction: author and date as
+         *     tradition and scholarship give them, audience, setting and purpose. `book` is the slug
+         *     (`1-corinthians`) or any alias (`1cor`, `Psalm`, `song-of-songs`). Not counted.
+         */
+        get: operations["getBook"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/openapi.json": {
         parameters: {
             query?: never;
@@ -243,12 +265,30 @@ export interface components {
             bottom_line: string | null;
             historical_context: string | null;
             practical_reflection: string | null;
+            provenance: components["schemas"]["Provenance"];
         };
         /** @description A conversational modern retelling. Present when `style` is `casual` or `all`. `available` is false when no casual content is stored for the verse. */
         CasualStyle: {
             simplified_text: string | null;
             bottom_line: string | null;
             available: boolean;
+            provenance: components["schemas"]["Provenance"];
+        };
+        /**
+         * @description Extension field: how this style's text was made, so that scripture (`kjv_text`) can
+         *     always be told from derived text. `curated`: written and reviewed in the Plainverse
+         *     repository; `generated`: written by a language model (`model`) with a versioned prompt,
+         *     validated before storing; `modernized`: the deterministic modernizer's rendering of the
+         *     KJV (faithful `simplified_text` only). Null when the style has no content for the verse.
+         *     When several exist, curated wins over generated over modernized.
+         */
+        Provenance: null | {
+            /** @enum {string} */
+            method: "curated" | "generated" | "modernized";
+            /** @description The language model, for generated content. */
+            model: string | null;
+            /** @description The prompt (or modernizer) version that produced it. */
+            prompt_version: string;
         };
         /** @description Whether each style's `simplified_text` exists for this verse. */
         AvailableStyles: {
@@ -278,6 +318,31 @@ export interface components {
             verse_count: number;
             /** @description The number of verses of each chapter, first chapter first. */
             verse_counts: number[];
+        };
+        /** @description A book (the fields of `Book`) with its introduction. */
+        BookDetail: {
+            /** @description The KJV book name, e.g. "Song of Solomon". */
+            name: string;
+            slug: string;
+            /** @enum {string} */
+            testament: "old" | "new";
+            /** @description Canonical order, 1 (Genesis) to 66 (Revelation). */
+            position: number;
+            chapter_count: number;
+            verse_count: number;
+            /** @description The number of verses of each chapter, first chapter first. */
+            verse_counts: number[];
+            introduction: components["schemas"]["BookIntroduction"];
+        };
+        /** @description Written and reviewed in the Plainverse repository (db/content/book-intros.jsonl). */
+        BookIntroduction: {
+            author: string;
+            date: string;
+            audience: string;
+            setting: string;
+            purpose: string;
+            /** @description 80 to 200 words. */
+            text: string;
         };
         BookList: {
             data: components["schemas"]["Book"][];
@@ -398,7 +463,7 @@ export interface components {
          * @description Stable machine-readable error codes.
          * @enum {string}
          */
-        ErrorCode: "invalid_parameter" | "missing_credentials" | "invalid_token" | "invalid_api_key" | "domain_not_allowed" | "verse_not_found" | "key_not_found" | "not_found" | "method_not_allowed" | "key_limit_reached" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "internal_error" | "not_ready" | "sign_in_not_configured";
+        ErrorCode: "invalid_parameter" | "missing_credentials" | "invalid_token" | "invalid_api_key" | "domain_not_allowed" | "verse_not_found" | "book_not_found" | "key_not_found" | "not_found" | "method_not_allowed" | "key_limit_reached" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "internal_error" | "not_ready" | "sign_in_not_configured";
         Health: {
             /** @enum {string} */
             status: "ok";
@@ -783,6 +848,43 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getBook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An `ETag` from an earlier response; a match gives 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                book: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The book. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BookDetail"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            /** @description No book matches (code `book_not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             500: components["responses"]["InternalError"];
         };
     };

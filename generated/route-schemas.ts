@@ -75,7 +75,8 @@ export const routes = {
                 "simplified_text",
                 "bottom_line",
                 "historical_context",
-                "practical_reflection"
+                "practical_reflection",
+                "provenance"
               ],
               "additionalProperties": false,
               "properties": {
@@ -102,6 +103,44 @@ export const routes = {
                     "string",
                     "null"
                   ]
+                },
+                "provenance": {
+                  "description": "Extension field: how this style's text was made, so that scripture (`kjv_text`) can\nalways be told from derived text. `curated`: written and reviewed in the Plainverse\nrepository; `generated`: written by a language model (`model`) with a versioned prompt,\nvalidated before storing; `modernized`: the deterministic modernizer's rendering of the\nKJV (faithful `simplified_text` only). Null when the style has no content for the verse.\nWhen several exist, curated wins over generated over modernized.\n",
+                  "oneOf": [
+                    {
+                      "type": "null"
+                    },
+                    {
+                      "type": "object",
+                      "required": [
+                        "method",
+                        "model",
+                        "prompt_version"
+                      ],
+                      "additionalProperties": false,
+                      "properties": {
+                        "method": {
+                          "type": "string",
+                          "enum": [
+                            "curated",
+                            "generated",
+                            "modernized"
+                          ]
+                        },
+                        "model": {
+                          "type": [
+                            "string",
+                            "null"
+                          ],
+                          "description": "The language model, for generated content."
+                        },
+                        "prompt_version": {
+                          "type": "string",
+                          "description": "The prompt (or modernizer) version that produced it."
+                        }
+                      }
+                    }
+                  ]
                 }
               }
             },
@@ -111,7 +150,8 @@ export const routes = {
               "required": [
                 "simplified_text",
                 "bottom_line",
-                "available"
+                "available",
+                "provenance"
               ],
               "additionalProperties": false,
               "properties": {
@@ -129,6 +169,44 @@ export const routes = {
                 },
                 "available": {
                   "type": "boolean"
+                },
+                "provenance": {
+                  "description": "Extension field: how this style's text was made, so that scripture (`kjv_text`) can\nalways be told from derived text. `curated`: written and reviewed in the Plainverse\nrepository; `generated`: written by a language model (`model`) with a versioned prompt,\nvalidated before storing; `modernized`: the deterministic modernizer's rendering of the\nKJV (faithful `simplified_text` only). Null when the style has no content for the verse.\nWhen several exist, curated wins over generated over modernized.\n",
+                  "oneOf": [
+                    {
+                      "type": "null"
+                    },
+                    {
+                      "type": "object",
+                      "required": [
+                        "method",
+                        "model",
+                        "prompt_version"
+                      ],
+                      "additionalProperties": false,
+                      "properties": {
+                        "method": {
+                          "type": "string",
+                          "enum": [
+                            "curated",
+                            "generated",
+                            "modernized"
+                          ]
+                        },
+                        "model": {
+                          "type": [
+                            "string",
+                            "null"
+                          ],
+                          "description": "The language model, for generated content."
+                        },
+                        "prompt_version": {
+                          "type": "string",
+                          "description": "The prompt (or modernizer) version that produced it."
+                        }
+                      }
+                    }
+                  ]
                 }
               }
             },
@@ -624,6 +702,122 @@ export const routes = {
       }
     }
   },
+  "getBook": {
+    "method": "GET",
+    "url": "/api/v1/books/:book",
+    "schema": {
+      "params": {
+        "type": "object",
+        "properties": {
+          "book": {
+            "type": "string"
+          }
+        },
+        "required": [
+          "book"
+        ]
+      },
+      "headers": {
+        "type": "object",
+        "properties": {
+          "if-none-match": {
+            "type": "string"
+          }
+        },
+        "required": []
+      },
+      "response": {
+        "200": {
+          "type": "object",
+          "description": "A book (the fields of `Book`) with its introduction.",
+          "required": [
+            "name",
+            "slug",
+            "testament",
+            "position",
+            "chapter_count",
+            "verse_count",
+            "verse_counts",
+            "introduction"
+          ],
+          "additionalProperties": false,
+          "properties": {
+            "name": {
+              "type": "string",
+              "description": "The KJV book name, e.g. \"Song of Solomon\"."
+            },
+            "slug": {
+              "type": "string",
+              "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$"
+            },
+            "testament": {
+              "type": "string",
+              "enum": [
+                "old",
+                "new"
+              ]
+            },
+            "position": {
+              "type": "integer",
+              "minimum": 1,
+              "maximum": 66,
+              "description": "Canonical order, 1 (Genesis) to 66 (Revelation)."
+            },
+            "chapter_count": {
+              "type": "integer",
+              "minimum": 1
+            },
+            "verse_count": {
+              "type": "integer",
+              "minimum": 1
+            },
+            "verse_counts": {
+              "type": "array",
+              "description": "The number of verses of each chapter, first chapter first.",
+              "items": {
+                "type": "integer",
+                "minimum": 1
+              }
+            },
+            "introduction": {
+              "type": "object",
+              "description": "Written and reviewed in the Plainverse repository (db/content/book-intros.jsonl).",
+              "required": [
+                "author",
+                "date",
+                "audience",
+                "setting",
+                "purpose",
+                "text"
+              ],
+              "additionalProperties": false,
+              "properties": {
+                "author": {
+                  "type": "string"
+                },
+                "date": {
+                  "type": "string"
+                },
+                "audience": {
+                  "type": "string"
+                },
+                "setting": {
+                  "type": "string"
+                },
+                "purpose": {
+                  "type": "string"
+                },
+                "text": {
+                  "type": "string",
+                  "description": "80 to 200 words."
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  },
   "getOpenApiJson": {
     "method": "GET",
     "url": "/api/v1/openapi.json",
@@ -765,7 +959,8 @@ export const componentSchemas = {
           "simplified_text",
           "bottom_line",
           "historical_context",
-          "practical_reflection"
+          "practical_reflection",
+          "provenance"
         ],
         "additionalProperties": false,
         "properties": {
@@ -792,6 +987,44 @@ export const componentSchemas = {
               "string",
               "null"
             ]
+          },
+          "provenance": {
+            "description": "Extension field: how this style's text was made, so that scripture (`kjv_text`) can\nalways be told from derived text. `curated`: written and reviewed in the Plainverse\nrepository; `generated`: written by a language model (`model`) with a versioned prompt,\nvalidated before storing; `modernized`: the deterministic modernizer's rendering of the\nKJV (faithful `simplified_text` only). Null when the style has no content for the verse.\nWhen several exist, curated wins over generated over modernized.\n",
+            "oneOf": [
+              {
+                "type": "null"
+              },
+              {
+                "type": "object",
+                "required": [
+                  "method",
+                  "model",
+                  "prompt_version"
+                ],
+                "additionalProperties": false,
+                "properties": {
+                  "method": {
+                    "type": "string",
+                    "enum": [
+                      "curated",
+                      "generated",
+                      "modernized"
+                    ]
+                  },
+                  "model": {
+                    "type": [
+                      "string",
+                      "null"
+                    ],
+                    "description": "The language model, for generated content."
+                  },
+                  "prompt_version": {
+                    "type": "string",
+                    "description": "The prompt (or modernizer) version that produced it."
+                  }
+                }
+              }
+            ]
           }
         }
       },
@@ -801,7 +1034,8 @@ export const componentSchemas = {
         "required": [
           "simplified_text",
           "bottom_line",
-          "available"
+          "available",
+          "provenance"
         ],
         "additionalProperties": false,
         "properties": {
@@ -819,6 +1053,44 @@ export const componentSchemas = {
           },
           "available": {
             "type": "boolean"
+          },
+          "provenance": {
+            "description": "Extension field: how this style's text was made, so that scripture (`kjv_text`) can\nalways be told from derived text. `curated`: written and reviewed in the Plainverse\nrepository; `generated`: written by a language model (`model`) with a versioned prompt,\nvalidated before storing; `modernized`: the deterministic modernizer's rendering of the\nKJV (faithful `simplified_text` only). Null when the style has no content for the verse.\nWhen several exist, curated wins over generated over modernized.\n",
+            "oneOf": [
+              {
+                "type": "null"
+              },
+              {
+                "type": "object",
+                "required": [
+                  "method",
+                  "model",
+                  "prompt_version"
+                ],
+                "additionalProperties": false,
+                "properties": {
+                  "method": {
+                    "type": "string",
+                    "enum": [
+                      "curated",
+                      "generated",
+                      "modernized"
+                    ]
+                  },
+                  "model": {
+                    "type": [
+                      "string",
+                      "null"
+                    ],
+                    "description": "The language model, for generated content."
+                  },
+                  "prompt_version": {
+                    "type": "string",
+                    "description": "The prompt (or modernizer) version that produced it."
+                  }
+                }
+              }
+            ]
           }
         }
       },
@@ -872,7 +1144,8 @@ export const componentSchemas = {
       "simplified_text",
       "bottom_line",
       "historical_context",
-      "practical_reflection"
+      "practical_reflection",
+      "provenance"
     ],
     "additionalProperties": false,
     "properties": {
@@ -899,6 +1172,44 @@ export const componentSchemas = {
           "string",
           "null"
         ]
+      },
+      "provenance": {
+        "description": "Extension field: how this style's text was made, so that scripture (`kjv_text`) can\nalways be told from derived text. `curated`: written and reviewed in the Plainverse\nrepository; `generated`: written by a language model (`model`) with a versioned prompt,\nvalidated before storing; `modernized`: the deterministic modernizer's rendering of the\nKJV (faithful `simplified_text` only). Null when the style has no content for the verse.\nWhen several exist, curated wins over generated over modernized.\n",
+        "oneOf": [
+          {
+            "type": "null"
+          },
+          {
+            "type": "object",
+            "required": [
+              "method",
+              "model",
+              "prompt_version"
+            ],
+            "additionalProperties": false,
+            "properties": {
+              "method": {
+                "type": "string",
+                "enum": [
+                  "curated",
+                  "generated",
+                  "modernized"
+                ]
+              },
+              "model": {
+                "type": [
+                  "string",
+                  "null"
+                ],
+                "description": "The language model, for generated content."
+              },
+              "prompt_version": {
+                "type": "string",
+                "description": "The prompt (or modernizer) version that produced it."
+              }
+            }
+          }
+        ]
       }
     }
   },
@@ -908,7 +1219,8 @@ export const componentSchemas = {
     "required": [
       "simplified_text",
       "bottom_line",
-      "available"
+      "available",
+      "provenance"
     ],
     "additionalProperties": false,
     "properties": {
@@ -926,8 +1238,84 @@ export const componentSchemas = {
       },
       "available": {
         "type": "boolean"
+      },
+      "provenance": {
+        "description": "Extension field: how this style's text was made, so that scripture (`kjv_text`) can\nalways be told from derived text. `curated`: written and reviewed in the Plainverse\nrepository; `generated`: written by a language model (`model`) with a versioned prompt,\nvalidated before storing; `modernized`: the deterministic modernizer's rendering of the\nKJV (faithful `simplified_text` only). Null when the style has no content for the verse.\nWhen several exist, curated wins over generated over modernized.\n",
+        "oneOf": [
+          {
+            "type": "null"
+          },
+          {
+            "type": "object",
+            "required": [
+              "method",
+              "model",
+              "prompt_version"
+            ],
+            "additionalProperties": false,
+            "properties": {
+              "method": {
+                "type": "string",
+                "enum": [
+                  "curated",
+                  "generated",
+                  "modernized"
+                ]
+              },
+              "model": {
+                "type": [
+                  "string",
+                  "null"
+                ],
+                "description": "The language model, for generated content."
+              },
+              "prompt_version": {
+                "type": "string",
+                "description": "The prompt (or modernizer) version that produced it."
+              }
+            }
+          }
+        ]
       }
     }
+  },
+  "Provenance": {
+    "description": "Extension field: how this style's text was made, so that scripture (`kjv_text`) can\nalways be told from derived text. `curated`: written and reviewed in the Plainverse\nrepository; `generated`: written by a language model (`model`) with a versioned prompt,\nvalidated before storing; `modernized`: the deterministic modernizer's rendering of the\nKJV (faithful `simplified_text` only). Null when the style has no content for the verse.\nWhen several exist, curated wins over generated over modernized.\n",
+    "oneOf": [
+      {
+        "type": "null"
+      },
+      {
+        "type": "object",
+        "required": [
+          "method",
+          "model",
+          "prompt_version"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "method": {
+            "type": "string",
+            "enum": [
+              "curated",
+              "generated",
+              "modernized"
+            ]
+          },
+          "model": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "The language model, for generated content."
+          },
+          "prompt_version": {
+            "type": "string",
+            "description": "The prompt (or modernizer) version that produced it."
+          }
+        }
+      }
+    ]
   },
   "AvailableStyles": {
     "type": "object",
@@ -1019,6 +1407,128 @@ export const componentSchemas = {
           "type": "integer",
           "minimum": 1
         }
+      }
+    }
+  },
+  "BookDetail": {
+    "type": "object",
+    "description": "A book (the fields of `Book`) with its introduction.",
+    "required": [
+      "name",
+      "slug",
+      "testament",
+      "position",
+      "chapter_count",
+      "verse_count",
+      "verse_counts",
+      "introduction"
+    ],
+    "additionalProperties": false,
+    "properties": {
+      "name": {
+        "type": "string",
+        "description": "The KJV book name, e.g. \"Song of Solomon\"."
+      },
+      "slug": {
+        "type": "string",
+        "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$"
+      },
+      "testament": {
+        "type": "string",
+        "enum": [
+          "old",
+          "new"
+        ]
+      },
+      "position": {
+        "type": "integer",
+        "minimum": 1,
+        "maximum": 66,
+        "description": "Canonical order, 1 (Genesis) to 66 (Revelation)."
+      },
+      "chapter_count": {
+        "type": "integer",
+        "minimum": 1
+      },
+      "verse_count": {
+        "type": "integer",
+        "minimum": 1
+      },
+      "verse_counts": {
+        "type": "array",
+        "description": "The number of verses of each chapter, first chapter first.",
+        "items": {
+          "type": "integer",
+          "minimum": 1
+        }
+      },
+      "introduction": {
+        "type": "object",
+        "description": "Written and reviewed in the Plainverse repository (db/content/book-intros.jsonl).",
+        "required": [
+          "author",
+          "date",
+          "audience",
+          "setting",
+          "purpose",
+          "text"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "author": {
+            "type": "string"
+          },
+          "date": {
+            "type": "string"
+          },
+          "audience": {
+            "type": "string"
+          },
+          "setting": {
+            "type": "string"
+          },
+          "purpose": {
+            "type": "string"
+          },
+          "text": {
+            "type": "string",
+            "description": "80 to 200 words."
+          }
+        }
+      }
+    }
+  },
+  "BookIntroduction": {
+    "type": "object",
+    "description": "Written and reviewed in the Plainverse repository (db/content/book-intros.jsonl).",
+    "required": [
+      "author",
+      "date",
+      "audience",
+      "setting",
+      "purpose",
+      "text"
+    ],
+    "additionalProperties": false,
+    "properties": {
+      "author": {
+        "type": "string"
+      },
+      "date": {
+        "type": "string"
+      },
+      "audience": {
+        "type": "string"
+      },
+      "setting": {
+        "type": "string"
+      },
+      "purpose": {
+        "type": "string"
+      },
+      "text": {
+        "type": "string",
+        "description": "80 to 200 words."
       }
     }
   },
@@ -1516,6 +2026,7 @@ export const componentSchemas = {
           "invalid_api_key",
           "domain_not_allowed",
           "verse_not_found",
+          "book_not_found",
           "key_not_found",
           "not_found",
           "method_not_allowed",
@@ -1564,6 +2075,7 @@ export const componentSchemas = {
       "invalid_api_key",
       "domain_not_allowed",
       "verse_not_found",
+      "book_not_found",
       "key_not_found",
       "not_found",
       "method_not_allowed",

@@ -23,6 +23,7 @@ export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, CatalogueEntry>> = Obje
   invalid_api_key: { status: 403, title: 'Invalid API key', description: 'The API key is malformed, unknown or revoked.' },
   domain_not_allowed: { status: 403, title: 'Domain not allowed', description: "The key is restricted to some domains and the request's Origin (or Referer) is not one of them." },
   verse_not_found: { status: 404, title: 'Verse not found', description: 'No verse of the KJV exists for the slug.' },
+  book_not_found: { status: 404, title: 'Book not found', description: 'No book of the KJV matches this name, slug or abbreviation.' },
   key_not_found: { status: 404, title: 'Key not found', description: 'No active key with this id belongs to your account.' },
   not_found: { status: 404, title: 'Not found', description: 'No resource exists at this path.' },
   method_not_allowed: { status: 405, title: 'Method not allowed', description: 'The path exists but does not accept this HTTP method; see the Allow header.' },

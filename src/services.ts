@@ -59,8 +59,11 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
   const { config, database, clock, logger } = deps
   const counter: QuotaCounter =
     config.redisUrl === undefined
-      ? new MemoryQuotaCounter()
-      : new RedisQuotaCounter(createRedis(config.redisUrl, (error) => logger.warn({ err: error }, 'redis connection error')), { prefix: 'plainverse:' })
+      ? new MemoryQuotaCounter({ now: () => clock.now().getTime() })
+      : new RedisQuotaCounter(createRedis(config.redisUrl, (error) => logger.warn({ err: error }, 'redis connection error')), {
+          prefix: 'plainverse:',
+          now: () => clock.now().getTime(),
+        })
   const journal = new UsageJournal(deps.journalDir)
   const usage = new UsageService(new UsageRepository(database.db), journal, logger)
   const replayed = await usage.recover()
@@ -69,7 +72,7 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
   const keyVerifier = new KeyVerifier(keysRepository, { pollIntervalMs: KEY_POLL_INTERVAL_MS, now: () => clock.now().getTime(), logger })
   const keys = new KeysService(keysRepository, keyVerifier, config.quotas)
   return {
-    verses: new VersesService({ verses: deps.stores.verses, content: deps.stores.content, config }),
+    verses: new VersesService({ verses: deps.stores.verses, content: deps.stores.content, intros: deps.stores.intros, config }),
     keyVerifier,
     keys,
     usage,

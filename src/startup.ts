@@ -4,12 +4,16 @@
  */
 import type { Kysely } from 'kysely'
 import type { Database } from '../db/schema.js'
+import { BOOK_INTROS_FILE, readBookIntros, type BookIntroduction } from './content/book-intros.js'
 import { ContentRepository } from './content/content.repository.js'
 import { ContentStore } from './content/content.store.js'
 import { migrateToLatest } from './infra/database.js'
 import { projectPath } from './infra/paths.js'
 import { KJV_SEED_FILE } from './seed/kjv-seed.js'
 import { seedDatabase, type SeedReport } from './seed/seed.service.js'
+
+/** The committed curated content, one JSONL file per chapter. */
+export const CURATED_DIR = 'db/content/curated'
 import { VerseStore } from './verses/verse.store.js'
 import { VersesRepository } from './verses/verses.repository.js'
 
@@ -22,7 +26,7 @@ export interface PrepareReport {
 /** Runs pending migrations, then the (idempotent) seed. */
 export async function prepareDatabase(db: Kysely<Database>): Promise<PrepareReport> {
   const migrations = await migrateToLatest(db)
-  const seed = await seedDatabase(db, projectPath(KJV_SEED_FILE))
+  const seed = await seedDatabase(db, { kjv: projectPath(KJV_SEED_FILE), curatedDir: projectPath(CURATED_DIR) })
   return { migrations, seed }
 }
 
@@ -30,10 +34,11 @@ export async function prepareDatabase(db: Kysely<Database>): Promise<PrepareRepo
 export interface Stores {
   readonly verses: VerseStore
   readonly content: ContentStore
+  readonly intros: ReadonlyMap<string, BookIntroduction>
 }
 
-/** Loads every verse and every piece of content into memory. */
+/** Loads every verse, every piece of content and the book introductions into memory. */
 export async function loadStores(db: Kysely<Database>): Promise<Stores> {
   const [verses, content] = await Promise.all([new VersesRepository(db).listAll(), new ContentRepository(db).listAll()])
-  return { verses: new VerseStore(verses), content: new ContentStore(content) }
+  return { verses: new VerseStore(verses), content: new ContentStore(content), intros: readBookIntros(projectPath(BOOK_INTROS_FILE)) }
 }

@@ -14,13 +14,14 @@ async function preparePglite(): Promise<void> {
   if (existsSync(dir)) return
   const parent = dirname(dir)
   mkdirSync(parent, { recursive: true })
-  // Older templates belong to an earlier schema or seed.
-  for (const entry of readdirSync(parent)) rmSync(join(parent, entry), { recursive: true, force: true })
-  const building = `${dir}.building`
+  // Older templates belong to an earlier schema or seed (another run may be building one now).
+  for (const entry of readdirSync(parent)) if (!entry.includes('.building')) rmSync(join(parent, entry), { recursive: true, force: true })
+  const building = `${dir}.building-${process.pid}`
   const handle = await openDatabase({ kind: 'pglite', dir: building })
   await prepareDatabase(handle.db)
   await handle.close()
-  renameSync(building, dir)
+  if (existsSync(dir)) rmSync(building, { recursive: true, force: true })
+  else renameSync(building, dir)
 }
 
 async function preparePostgres(url: string): Promise<void> {

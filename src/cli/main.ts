@@ -185,6 +185,8 @@ async function database(config: Config, command: 'migrate' | 'seed', out: Print)
       const report = await prepareDatabase(handle.db)
       out(report.migrations.length === 0 ? 'migrations: up to date' : `migrations applied: ${report.migrations.join(', ')}`)
       out(`kjv: ${report.seed.kjv.status} (${report.seed.kjv.verses} verses)`)
+      const content = report.seed.content
+      out(content.status === 'unchanged' ? 'content: unchanged' : `content: loaded (${content.curated} curated, ${content.modernized} modernized)`)
     }
     return 0
   } finally {

@@ -1,33 +1,96 @@
 /** SQL for stored verse content. */
-import type { Kysely } from 'kysely'
+import { sql, type Kysely } from 'kysely'
 import type { Database } from '../../db/schema.js'
-import type { StyleContent } from './content.store.js'
+import type { ContentMethod, Style, StyleContent } from './content.store.js'
+
+/** Rows per INSERT: well under PostgreSQL's 65,535 parameters. */
+const BATCH = 1_000
 
 /** Reads and writes the `verse_content` table. */
 export class ContentRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  /** Every stored row, for the in-memory store. */
+  /**
+   * Every stored row, for the in-memory store. Fetched as one JSON document: decoding tens of
+   * thousands of rows one by one would dominate start-up.
+   */
   async listAll(): Promise<StyleContent[]> {
+    const row = await this.db
+      .selectFrom('verse_content')
+      .select(
+        sql<string | null>`json_agg(json_build_array(verse_id, style, method, model, prompt_version, simplified_text, bottom_line, historical_context, practical_reflection, content_hash) order by verse_id)::text`.as('rows'),
+      )
+      .executeTakeFirstOrThrow()
+    type Packed = [number, Style, ContentMethod, string | null, string, string | null, string | null, string | null, string | null, string]
+    return (JSON.parse(row.rows ?? '[]') as Packed[]).map(([verseId, style, method, model, promptVersion, simplifiedText, bottomLine, historicalContext, practicalReflection, contentHash]) => ({
+      verseId, style, method, model, promptVersion, simplifiedText, bottomLine, historicalContext, practicalReflection, contentHash,
+    }))
+  }
+
+  /** Rows of one method (and optionally one style), in canonical order, for export. */
+  async listByMethod(methods: readonly ContentMethod[], style: Style | undefined): Promise<StyleContent[]> {
+    return (await this.listAll()).filter((r) => methods.includes(r.method) && (style === undefined || r.style === style))
+  }
+
+  /** Inserts or replaces rows (key: verse, style, method) inside the caller's transaction. */
+  async upsertMany(rows: readonly StyleContent[]): Promise<void> {
+    for (let i = 0; i < rows.length; i += BATCH) {
+      await this.db
+        .insertInto('verse_content')
+        .values(
+          rows.slice(i, i + BATCH).map((r) => ({
+            verse_id: r.verseId,
+            style: r.style,
+            method: r.method,
+            model: r.model,
+            prompt_version: r.promptVersion,
+            simplified_text: r.simplifiedText,
+            bottom_line: r.bottomLine,
+            historical_context: r.historicalContext,
+            practical_reflection: r.practicalReflection,
+            content_hash: r.contentHash,
+          })),
+        )
+        .onConflict((oc) =>
+          oc.columns(['verse_id', 'style', 'method']).doUpdateSet((eb) => ({
+            model: eb.ref('excluded.model'),
+            prompt_version: eb.ref('excluded.prompt_version'),
+            simplified_text: eb.ref('excluded.simplified_text'),
+            bottom_line: eb.ref('excluded.bottom_line'),
+            historical_context: eb.ref('excluded.historical_context'),
+            practical_reflection: eb.ref('excluded.practical_reflection'),
+            content_hash: eb.ref('excluded.content_hash'),
+            created_at: sql<Date>`case when verse_content.content_hash = excluded.content_hash then verse_content.created_at else now() end`,
+          })),
+        )
+        .execute()
+    }
+  }
+
+  /** Deletes rows of a method whose (verse, style) is not in `keep` (a seed that no longer has them). */
+  async deleteMethodExcept(method: ContentMethod, keep: readonly StyleContent[]): Promise<void> {
+    const wanted = new Set(keep.map((r) => `${r.verseId}:${r.style}`))
+    const existing = await this.db.selectFrom('verse_content').select(['verse_id', 'style']).where('method', '=', method).execute()
+    for (const row of existing) {
+      if (wanted.has(`${row.verse_id}:${row.style}`)) continue
+      await this.db.deleteFrom('verse_content').where('verse_id', '=', row.verse_id).where('style', '=', row.style).where('method', '=', method).execute()
+    }
+  }
+
+  /** Verse ids that already have content of a method, style and prompt version (for resumable generation). */
+  async doneVerseIds(style: Style, method: ContentMethod, promptVersion: string): Promise<Set<number>> {
     const rows = await this.db
       .selectFrom('verse_content')
-      .select([
-        'verse_id', 'style', 'method', 'model', 'prompt_version', 'simplified_text', 'bottom_line',
-        'historical_context', 'practical_reflection', 'content_hash',
-      ])
-      .orderBy('verse_id')
+      .select('verse_id')
+      .where('style', '=', style)
+      .where('method', '=', method)
+      .where('prompt_version', '=', promptVersion)
       .execute()
-    return rows.map((r) => ({
-      verseId: r.verse_id,
-      style: r.style,
-      method: r.method,
-      model: r.model,
-      promptVersion: r.prompt_version,
-      simplifiedText: r.simplified_text,
-      bottomLine: r.bottom_line,
-      historicalContext: r.historical_context,
-      practicalReflection: r.practical_reflection,
-      contentHash: r.content_hash,
-    }))
+    return new Set(rows.map((r) => r.verse_id))
+  }
+
+  /** Runs `work` in one transaction with a repository bound to it. */
+  async transaction<T>(work: (repository: ContentRepository) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute((trx) => work(new ContentRepository(trx)))
   }
 }

@@ -25,13 +25,14 @@ return {1, redis.call('INCR', KEYS[1])}
 `
 
 /**
- * KEYS[1] counter, ARGV[1] value, ARGV[2] expiry (epoch ms) → the current count. SET NX never
+ * KEYS[1] counter, ARGV[1] value, ARGV[2] time to live (ms) → the current count. SET NX never
  * overwrites a count another instance initialised (or already consumed from) first; the GET in
- * the same script returns whichever value won. A PXAT already past stores nothing, so the
- * value asked for is returned.
+ * the same script returns whichever value won. The expiry is relative, computed from the
+ * application's clock, so a Redis clock that differs from the application's cannot end a
+ * period early (or store nothing while the application still counts in it).
  */
 const INITIALISE_LUA = `
-redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PXAT', ARGV[2])
+redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2])
 local current = redis.call('GET', KEYS[1])
 if current == false then return tonumber(ARGV[1]) end
 return tonumber(current)
@@ -65,12 +66,18 @@ const REFUND = script(REFUND_LUA)
 export interface RedisQuotaCounterOptions {
   /** Prepended to every key, e.g. `plainverse:`; defaults to none. */
   readonly prefix?: string
+  /** The application's clock (epoch ms), defaulting to `Date.now`; expiries are relative to it. */
+  readonly now?: () => number
 }
+
+/** Shortest time to live given to a counter, so one initialised at the very end of a period is still usable. */
+const MIN_TTL_MS = 1_000
 
 /** A `QuotaCounter` whose counts live in Redis under `${prefix}quota:${keyId}:${period}`. */
 export class RedisQuotaCounter implements QuotaCounter {
   readonly #redis: Redis
   readonly #prefix: string
+  readonly #now: () => number
 
   /**
    * @param redis - The client; the counter owns it from now on and quits it in `close()`.
@@ -79,6 +86,7 @@ export class RedisQuotaCounter implements QuotaCounter {
   constructor(redis: Redis, options: RedisQuotaCounterOptions = {}) {
     this.#redis = redis
     this.#prefix = options.prefix ?? ''
+    this.#now = options.now ?? Date.now
   }
 
   /** The Redis key of one counter (exposed for tests and operational tooling). */
@@ -102,7 +110,10 @@ export class RedisQuotaCounter implements QuotaCounter {
   /** Sets the counter to `value` if it does not exist, expiring at `expiresAt`; returns the current value. */
   async initialise(keyId: string, period: string, value: number, expiresAt: number): Promise<number> {
     assertCounterArgs({ keyId, period, value, expiresAt })
-    const reply = await this.#run(INITIALISE, this.key(keyId, period), value, expiresAt)
+    const ttl = expiresAt - this.#now()
+    // The period is over by the application's clock: nothing to keep (as the in-process counter does).
+    if (ttl <= 0) return value
+    const reply = await this.#run(INITIALISE, this.key(keyId, period), value, Math.max(MIN_TTL_MS, ttl))
     if (typeof reply !== 'number') throw unexpected('initialise', reply)
     return reply
   }

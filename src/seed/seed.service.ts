@@ -4,6 +4,13 @@
  */
 import type { Kysely } from 'kysely'
 import type { Database } from '../../db/schema.js'
+import { createHash } from 'node:crypto'
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { ContentRepository } from '../content/content.repository.js'
+import { ContentService, MODERNIZER_VERSION } from '../content/content.service.js'
+import type { StyleContent } from '../content/content.store.js'
+import { VerseStore } from '../verses/verse.store.js'
 import { VersesRepository } from '../verses/verses.repository.js'
 import { parseKjvSeed, readKjvSeedFile } from './kjv-seed.js'
 import { SeedRepository } from './seed.repository.js'
@@ -11,18 +18,32 @@ import { SeedRepository } from './seed.repository.js'
 /** What a seed run did, per data set. */
 export interface SeedReport {
   readonly kjv: { readonly status: 'unchanged' | 'loaded'; readonly verses: number }
+  readonly content: { readonly status: 'unchanged' | 'loaded'; readonly curated: number; readonly modernized: number }
+}
+
+/** Where the committed seed data lives. */
+export interface SeedFiles {
+  readonly kjv: string
+  /** Folder of curated content, one JSONL file per chapter. */
+  readonly curatedDir: string
 }
 
 /**
- * Seeds the KJV from `kjvFile`.
- * @example await seedDatabase(db, projectPath(KJV_SEED_FILE))
+ * Seeds the KJV, then the curated content and the modernized faithful text of every verse.
+ * @example await seedDatabase(db, { kjv: projectPath(KJV_SEED_FILE), curatedDir: projectPath(CURATED_DIR) })
  */
-export async function seedDatabase(db: Kysely<Database>, kjvFile: string): Promise<SeedReport> {
+export async function seedDatabase(db: Kysely<Database>, files: SeedFiles): Promise<SeedReport> {
+  const kjv = await seedKjv(db, files.kjv)
+  const content = await seedContent(db, files.curatedDir, kjv.hash)
+  return { kjv: kjv.report, content }
+}
+
+async function seedKjv(db: Kysely<Database>, kjvFile: string): Promise<{ hash: string; report: SeedReport['kjv'] }> {
   // Hashing the file is cheap; parsing 31,102 lines is not, so it happens only when needed.
   const file = readKjvSeedFile(kjvFile)
   const loaded = await new SeedRepository(db).loadedHash('kjv')
   if (loaded === file.hash) {
-    return { kjv: { status: 'unchanged', verses: await new VersesRepository(db).count() } }
+    return { hash: file.hash, report: { status: 'unchanged', verses: await new VersesRepository(db).count() } }
   }
   const verses = parseKjvSeed(file.compressed)
   await db.transaction().execute(async (trx) => {
@@ -31,5 +52,40 @@ export async function seedDatabase(db: Kysely<Database>, kjvFile: string): Promi
     await repository.deleteExcept(verses.map((v) => v.id))
     await new SeedRepository(trx).markLoaded('kjv', file.hash)
   })
-  return { kjv: { status: 'loaded', verses: verses.length } }
+  return { hash: file.hash, report: { status: 'loaded', verses: verses.length } }
+}
+
+/**
+ * Curated content goes through the same parser and validation as `content import`; a file
+ * with a bad line stops the seed (naming the file and line) before anything is written.
+ */
+async function seedContent(db: Kysely<Database>, curatedDir: string, kjvHash: string): Promise<SeedReport['content']> {
+  const names = readdirSync(curatedDir).filter((n) => n.endsWith('.jsonl')).sort()
+  const digest = createHash('sha256').update(`${MODERNIZER_VERSION}\n${kjvHash}\n`)
+  const texts = names.map((name) => {
+    const text = readFileSync(join(curatedDir, name), 'utf8')
+    digest.update(`${name}\n${text}\n`)
+    return { name, text }
+  })
+  const hash = digest.digest('hex')
+  const seeds = new SeedRepository(db)
+  if ((await seeds.loadedHash('content')) === hash) return { status: 'unchanged', curated: 0, modernized: 0 }
+  const verses = new VerseStore(await new VersesRepository(db).listAll())
+  const service = new ContentService(new ContentRepository(db), verses)
+  const curated: StyleContent[] = []
+  for (const { name, text } of texts) {
+    const { rows, rejected } = service.parse(text)
+    const first = rejected[0]
+    if (first !== undefined) throw new Error(`${join(curatedDir, name)}:${first.line}: ${first.reason} (${rejected.length} bad lines)`)
+    curated.push(...rows.filter((r) => r.method === 'curated'))
+  }
+  const modernized = service.modernizedRows()
+  await db.transaction().execute(async (trx) => {
+    const repository = new ContentRepository(trx)
+    await repository.upsertMany(curated)
+    await repository.deleteMethodExcept('curated', curated)
+    await repository.upsertMany(modernized)
+    await new SeedRepository(trx).markLoaded('content', hash)
+  })
+  return { status: 'loaded', curated: curated.length, modernized: modernized.length }
 }

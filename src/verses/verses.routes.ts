@@ -67,6 +67,17 @@ export function registerVerseRoutes(app: FastifyInstance, deps: VerseRouteDeps):
     handler: (_request, reply) => reply.code(204).headers(preflightHeaders()).send(),
   })
 
+  const bookRepresentations = new RepresentationCache(100)
+  app.route<{ Params: { book: string } }>({
+    ...routes.getBook,
+    handler(request, reply) {
+      const detail = verses.getBook(request.params.book)
+      const representation = bookRepresentations.get(detail.slug, () => reply.serialize(detail) as string)
+      if (ifNoneMatchMatches(request.headers['if-none-match'], representation.etag)) return sendRepresentation(representation, reply, 304)
+      return sendRepresentation(representation, reply, 200)
+    },
+  })
+
   let books: Representation | undefined
   app.route({
     ...routes.listBooks,

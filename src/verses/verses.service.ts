@@ -6,12 +6,14 @@ import type { components } from '../../generated/api-types.js'
 import type { Config } from '../config.js'
 import type { ContentStore, StyleContent } from '../content/content.store.js'
 import { AppError } from '../errors.js'
-import { bookAt } from './books.js'
+import { bookAt, findBook, type BookInfo } from './books.js'
+import type { BookIntroduction } from '../content/book-intros.js'
 import { parseVerseSlug, verseReference, verseSlug } from './slug.js'
 import type { VerseRecord, VerseStore } from './verse.store.js'
 
 export type VerseResource = components['schemas']['Verse']
 export type BookList = components['schemas']['BookList']
+export type BookDetail = components['schemas']['BookDetail']
 export type StyleSelector = components['schemas']['StyleSelector']
 
 /** What the service needs. */
@@ -19,6 +21,7 @@ export interface VersesServiceDeps {
   readonly verses: VerseStore
   readonly content: ContentStore
   readonly config: Pick<Config, 'publicBaseUrl' | 'attributionSource' | 'attributionLicense'>
+  readonly intros: ReadonlyMap<string, BookIntroduction>
 }
 
 /** Verse lookup and the book list. */
@@ -67,19 +70,32 @@ export class VersesService {
 
   /** The 66 books in canonical order with their versification. */
   listBooks(): BookList {
+    return { data: this.deps.verses.books().map((book) => this.bookView(book)) }
+  }
+
+  /**
+   * One book, by slug or alias, with its introduction.
+   * @throws AppError book_not_found
+   */
+  getBook(token: string): BookDetail {
+    const book = token.length <= 64 ? findBook(token) : undefined
+    const introduction = book === undefined ? undefined : this.deps.intros.get(book.slug)
+    if (book === undefined || introduction === undefined) {
+      throw new AppError('book_not_found', `No book matches "${token.slice(0, 100)}". Use a slug such as john or 1-corinthians.`)
+    }
+    return { ...this.bookView(book), introduction }
+  }
+
+  private bookView(book: BookInfo): BookList['data'][number] {
+    const counts = this.deps.verses.chapterVerseCounts(book)
     return {
-      data: this.deps.verses.books().map((book) => {
-        const counts = this.deps.verses.chapterVerseCounts(book)
-        return {
-          name: book.name,
-          slug: book.slug,
-          testament: book.testament,
-          position: book.position,
-          chapter_count: counts.length,
-          verse_count: counts.reduce((sum, n) => sum + n, 0),
-          verse_counts: [...counts],
-        }
-      }),
+      name: book.name,
+      slug: book.slug,
+      testament: book.testament,
+      position: book.position,
+      chapter_count: counts.length,
+      verse_count: counts.reduce((sum, n) => sum + n, 0),
+      verse_counts: [...counts],
     }
   }
 }
@@ -88,12 +104,17 @@ function hasText(content: StyleContent | undefined): boolean {
   return content?.simplifiedText !== undefined && content.simplifiedText !== null
 }
 
+function provenanceOf(content: StyleContent | undefined): NonNullable<VerseResource['faithful']>['provenance'] {
+  return content === undefined ? null : { method: content.method, model: content.model, prompt_version: content.promptVersion }
+}
+
 function faithfulView(content: StyleContent | undefined): NonNullable<VerseResource['faithful']> {
   return {
     simplified_text: content?.simplifiedText ?? null,
     bottom_line: content?.bottomLine ?? null,
     historical_context: content?.historicalContext ?? null,
     practical_reflection: content?.practicalReflection ?? null,
+    provenance: provenanceOf(content),
   }
 }
 
@@ -102,6 +123,7 @@ function casualView(content: StyleContent | undefined): NonNullable<VerseResourc
     simplified_text: content?.simplifiedText ?? null,
     bottom_line: content?.bottomLine ?? null,
     available: hasText(content),
+    provenance: provenanceOf(content),
   }
 }
 

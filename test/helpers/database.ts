@@ -3,7 +3,7 @@
  * test/setup.ts prepares once per run (PGlite always; PostgreSQL when DATABASE_URL is set).
  */
 import { createHash, randomBytes } from 'node:crypto'
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pg from 'pg'
@@ -11,14 +11,16 @@ import { migrations } from '../../db/migrations/index.js'
 import { openDatabase, type DatabaseHandle, type DatabaseKind } from '../../src/infra/database.js'
 import { projectPath } from '../../src/infra/paths.js'
 import { KJV_SEED_FILE } from '../../src/seed/kjv-seed.js'
+import { CURATED_DIR } from '../../src/startup.js'
 
-/** Identifies the schema and seed, so templates are rebuilt whenever either changes. */
+/** Identifies the schema, the seed data and the code that derives it, so templates are rebuilt whenever any changes. */
 export function templateKey(): string {
-  return createHash('sha256')
-    .update(readFileSync(projectPath(KJV_SEED_FILE)))
-    .update(Object.keys(migrations).join(','))
-    .digest('hex')
-    .slice(0, 12)
+  const hash = createHash('sha256').update(readFileSync(projectPath(KJV_SEED_FILE))).update(Object.keys(migrations).join(','))
+  for (const name of readdirSync(projectPath(CURATED_DIR)).sort()) hash.update(name).update(readFileSync(projectPath(CURATED_DIR, name)))
+  for (const source of ['src/content/modernizer.ts', 'src/content/validation.ts', 'src/seed/seed.service.ts', 'src/content/content.service.ts']) {
+    hash.update(readFileSync(projectPath(source)))
+  }
+  return hash.digest('hex').slice(0, 12)
 }
 
 /** The folder of the seeded PGlite template. */

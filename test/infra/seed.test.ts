@@ -13,19 +13,22 @@ for (const { kind, skip } of availableKinds()) {
     const first = await prepareDatabase(database.db)
     t.same(first.migrations, Object.keys(migrations), 'every migration runs once, in order')
     t.same(first.seed.kjv, { status: 'loaded', verses: 31102 })
+    t.same(first.seed.content, { status: 'loaded', curated: 2076, modernized: 31102 }, 'curated content for 1,038 verses in both styles, a modernized faithful text for every verse')
 
     const snapshot = async (): Promise<string> => {
-      const { rows } = await sql<{ digest: string; n: number }>`
+      const { rows } = await sql<{ digest: string; n: number; content: string }>`
         select md5(string_agg(id::text || text || paragraph::text || italics::text || words_of_christ::text || coalesce(title, ''), '|' order by id)) as digest,
-               count(*)::int as n
+               count(*)::int as n,
+               (select md5(string_agg(verse_id::text || style || method || content_hash || created_at::text, '|' order by verse_id, style, method)) from verse_content) as content
         from verses`.execute(database.db)
-      return `${rows[0]?.n}:${rows[0]?.digest}`
+      return `${rows[0]?.n}:${rows[0]?.digest}:${rows[0]?.content}`
     }
     const before = await snapshot()
 
     const second = await prepareDatabase(database.db)
     t.same(second.migrations, [], 'no migration runs twice')
     t.same(second.seed.kjv, { status: 'unchanged', verses: 31102 }, 'seeding twice changes nothing')
+    t.equal(second.seed.content.status, 'unchanged')
     t.equal(await snapshot(), before)
 
     // A damaged row is repaired when the seed is applied again (e.g. after the seed file changes).
@@ -37,6 +40,10 @@ for (const { kind, skip } of availableKinds()) {
 
     const stores = await loadStores(database.db)
     t.equal(stores.verses.size, 31102)
+    t.equal(stores.content.get(43003016, 'faithful')?.method, 'curated', 'curated wins over modernized')
+    t.equal(stores.content.get(3011004, 'faithful')?.method, 'modernized')
+    t.equal(stores.content.get(3011004, 'casual'), undefined)
+    t.equal(stores.intros.size, 66)
     t.equal(stores.verses.get(43, 11, 35)?.text, 'Jesus wept.')
     t.equal(stores.verses.get(64, 1, 15), undefined, '3 John 1:15 does not exist')
   })

@@ -19,9 +19,13 @@ for (const { kind, skip } of availableKinds()) {
       t.equal(body.reference, 'John 3:16')
       t.equal(body.slug, 'john-3-16')
       t.equal(body.kjv_text, 'For God so loved the world, that he gave his only begotten Son, that whosoever believeth in him should not perish, but have everlasting life.')
-      t.same(body.faithful, { simplified_text: null, bottom_line: null, historical_context: null, practical_reflection: null })
+      t.match(body.faithful?.simplified_text, /God so loved the world/)
+      t.type(body.faithful?.bottom_line, 'string')
+      t.type(body.faithful?.historical_context, 'string')
+      t.type(body.faithful?.practical_reflection, 'string')
+      t.same(body.faithful?.provenance, { method: 'curated', model: null, prompt_version: 'curated-1' })
       t.notOk('casual' in body, 'casual is absent for style=faithful')
-      t.same(body.available_styles, { faithful: false, casual: false })
+      t.same(body.available_styles, { faithful: true, casual: true })
       t.equal(body.attribution.url, 'https://api.example.org/john/3/16')
       t.equal(body.attribution.source, 'Plainverse')
       t.match(body.attribution.license, /active API subscription/)
@@ -30,10 +34,22 @@ for (const { kind, skip } of availableKinds()) {
     t.test('styles: casual and all', async (t) => {
       const casual = (await call(t, app, { url: '/api/v1/verse/john-3-16?style=casual', headers: { 'x-api-key': key } })).json<VerseResource>()
       t.notOk('faithful' in casual)
-      t.same(casual.casual, { simplified_text: null, bottom_line: null, available: false })
+      t.equal(casual.casual?.available, true)
+      t.same(casual.casual?.provenance, { method: 'curated', model: null, prompt_version: 'curated-1' })
       const all = (await call(t, app, { url: '/api/v1/verse/john-3-16?style=all', headers: { 'x-api-key': key } })).json<VerseResource>()
       t.ok(all.faithful)
       t.ok(all.casual)
+    })
+
+    t.test('a verse without curated content has the modernized faithful text only', async (t) => {
+      const body = (await call(t, app, { url: '/api/v1/verse/leviticus-11-4?style=all', headers: { 'x-api-key': key } })).json<VerseResource>()
+      t.type(body.faithful?.simplified_text, 'string')
+      t.notMatch(body.faithful?.simplified_text ?? '', /\b(ye|thee|thou|unto)\b/i, 'modern English')
+      t.same(body.faithful?.provenance, { method: 'modernized', model: null, prompt_version: 'modernizer-1' })
+      t.equal(body.faithful?.bottom_line, null, 'nothing is invented for fields no source provides')
+      t.equal(body.faithful?.historical_context, null)
+      t.same(body.casual, { simplified_text: null, bottom_line: null, available: false, provenance: null })
+      t.same(body.available_styles, { faithful: true, casual: false })
     })
 
     t.test('aliases resolve to the canonical verse', async (t) => {
@@ -112,6 +128,35 @@ for (const { kind, skip } of availableKinds()) {
       t.equal(books.filter((b) => b.testament === 'new').length, 27)
       const cached = await call(t, app, { url: '/api/v1/books', headers: { 'if-none-match': String(res.headers.etag) } })
       t.equal(cached.statusCode, 304)
+    })
+
+    t.test('one book with its introduction', async (t) => {
+      const res = await call(t, app, { url: '/api/v1/books/1cor' })
+      t.equal(res.statusCode, 200)
+      const book = res.json<{ slug: string; name: string; chapter_count: number; introduction: { author: string; text: string } }>()
+      t.equal(book.slug, '1-corinthians')
+      t.equal(book.name, '1 Corinthians')
+      t.equal(book.chapter_count, 16)
+      t.match(book.introduction.author, /Paul/)
+      const words = book.introduction.text.split(/\s+/).length
+      t.ok(words >= 80 && words <= 200, `introduction of ${words} words`)
+      for (const token of ['genesis', 'Psalm', 'song-of-songs', 'REVELATION', 'jn']) t.equal((await call(t, app, { url: `/api/v1/books/${token}` })).statusCode, 200, token)
+      for (const token of ['nobook', 'x'.repeat(300), encodeURIComponent('../etc'), '0']) {
+        const missing = await call(t, app, { url: `/api/v1/books/${token}` })
+        t.equal(missing.statusCode, 404, token.slice(0, 20))
+        t.equal(missing.json<Problem>().code, 'book_not_found')
+      }
+      const cached = await call(t, app, { url: '/api/v1/books/john', headers: { 'if-none-match': String((await call(t, app, { url: '/api/v1/books/john' })).headers.etag) } })
+      t.equal(cached.statusCode, 304)
+    })
+
+    t.test('every book has an introduction', async (t) => {
+      const books = (await call(t, app, { url: '/api/v1/books' })).json<{ data: Array<{ slug: string }> }>().data
+      for (const book of books) {
+        const res = await app.inject({ url: `/api/v1/books/${book.slug}` })
+        if (res.statusCode !== 200) t.fail(`${book.slug}: ${res.statusCode}`)
+      }
+      t.pass('66 introductions')
     })
 
     t.test('unknown paths and methods are problems too', async (t) => {

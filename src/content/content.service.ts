@@ -1,0 +1,164 @@
+/**
+ * The rules of stored content: the JSONL exchange format (import and export), validation of
+ * every line, all-or-nothing writes, content hashes, and the modernized faithful text that
+ * every verse gets when nothing better exists.
+ */
+import { createHash } from 'node:crypto'
+import { parseVerseSlug, verseSlug } from '../verses/slug.js'
+import { bookAt } from '../verses/books.js'
+import type { VerseStore } from '../verses/verse.store.js'
+import type { ContentRepository } from './content.repository.js'
+import type { ContentMethod, Style, StyleContent } from './content.store.js'
+import { modernize } from './modernizer.js'
+import { STYLE_FIELDS, validateContent } from './validation.js'
+
+/** Version of the deterministic modernizer; bump it when its output changes. */
+export const MODERNIZER_VERSION = 'modernizer-1'
+
+/** One line of the exchange format. */
+export interface ContentLine {
+  readonly slug: string
+  readonly style: Style
+  readonly simplified_text: string
+  readonly bottom_line: string
+  readonly historical_context?: string
+  readonly practical_reflection?: string
+  readonly provenance: { readonly method: ContentMethod; readonly model: string | null; readonly prompt_version: string }
+}
+
+/** A rejected line of an import, with its 1-based line number. */
+export interface RejectedLine {
+  readonly line: number
+  readonly reason: string
+}
+
+/** What an import did (or, with dryRun, would do). */
+export interface ImportReport {
+  readonly lines: number
+  readonly accepted: number
+  readonly rejected: readonly RejectedLine[]
+  /** False when anything was rejected (nothing is written) or for a dry run. */
+  readonly written: boolean
+}
+
+const IMPORTABLE_METHODS: readonly ContentMethod[] = ['curated', 'generated']
+
+/** The hash that identifies a piece of content's text. */
+export function contentHash(fields: { simplifiedText: string | null; bottomLine: string | null; historicalContext: string | null; practicalReflection: string | null }): string {
+  return createHash('sha256')
+    .update(JSON.stringify([fields.simplifiedText, fields.bottomLine, fields.historicalContext, fields.practicalReflection]))
+    .digest('hex')
+}
+
+/** Content import, export and derivation. */
+export class ContentService {
+  constructor(
+    private readonly repository: ContentRepository,
+    private readonly verses: VerseStore,
+  ) {}
+
+  /** Parses and validates JSONL text; every line is checked, and problems are reported by line. */
+  parse(text: string): { rows: StyleContent[]; rejected: RejectedLine[]; lines: number } {
+    const rows: StyleContent[] = []
+    const rejected: RejectedLine[] = []
+    const seen = new Map<string, number>()
+    const lines = text.split('\n')
+    let count = 0
+    lines.forEach((raw, index) => {
+      const lineNumber = index + 1
+      if (raw.trim() === '') return
+      count++
+      const result = this.parseLine(raw)
+      if (typeof result === 'string') return rejected.push({ line: lineNumber, reason: result })
+      const key = `${result.verseId}:${result.style}:${result.method}`
+      const first = seen.get(key)
+      if (first !== undefined) return rejected.push({ line: lineNumber, reason: `duplicate of line ${first} (same verse, style and method)` })
+      seen.set(key, lineNumber)
+      rows.push(result)
+    })
+    return { rows, rejected, lines: count }
+  }
+
+  /** Imports JSONL text: all lines or none; idempotent (the same line twice changes nothing). */
+  async import(text: string, options: { dryRun: boolean }): Promise<ImportReport> {
+    const { rows, rejected, lines } = this.parse(text)
+    const write = rejected.length === 0 && !options.dryRun && rows.length > 0
+    if (write) await this.repository.transaction((repository) => repository.upsertMany(rows))
+    return { lines, accepted: rows.length, rejected, written: write }
+  }
+
+  /** Stored curated and generated content as JSONL lines, in canonical order. */
+  async export(style: Style | undefined): Promise<string[]> {
+    const rows = await this.repository.listByMethod(IMPORTABLE_METHODS, style)
+    return rows.map((row) => JSON.stringify(this.toLine(row)))
+  }
+
+  /** Stores one validated piece of generated content. */
+  async storeGenerated(verseId: number, style: Style, fields: Record<string, string>, model: string, promptVersion: string): Promise<void> {
+    const row = this.toRow(verseId, style, fields, 'generated', model, promptVersion)
+    await this.repository.upsertMany([row])
+  }
+
+  /** The modernized faithful text of every verse (method `modernized`). */
+  modernizedRows(): StyleContent[] {
+    const rows: StyleContent[] = []
+    for (const verse of this.verses.all()) {
+      rows.push(this.toRow(verse.id, 'faithful', { simplified_text: modernize(verse.text) }, 'modernized', null, MODERNIZER_VERSION))
+    }
+    return rows
+  }
+
+  private parseLine(raw: string): StyleContent | string {
+    let value: unknown
+    try {
+      value = JSON.parse(raw)
+    } catch {
+      return 'not valid JSON'
+    }
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'not a JSON object'
+    const { slug, style, provenance, ...fields } = value as Record<string, unknown>
+    if (typeof slug !== 'string') return 'slug is missing'
+    const address = parseVerseSlug(slug)
+    const verse = address && this.verses.get(address.book.position, address.chapter, address.verse)
+    if (verse === undefined) return `slug ${JSON.stringify(slug.slice(0, 60))} names no verse`
+    if (style !== 'faithful' && style !== 'casual') return 'style must be faithful or casual'
+    if (typeof provenance !== 'object' || provenance === null) return 'provenance is missing'
+    const { method, model, prompt_version: promptVersion } = provenance as Record<string, unknown>
+    if (method === 'modernized') return 'modernized text is derived by the seed, not imported'
+    if (method !== 'curated' && method !== 'generated') return 'provenance.method must be curated or generated'
+    if (typeof promptVersion !== 'string' || promptVersion.trim() === '' || promptVersion.length > 100) return 'provenance.prompt_version must be a short non-empty string'
+    if (method === 'generated' && (typeof model !== 'string' || model.trim() === '')) return 'provenance.model is required for generated content'
+    if (model !== undefined && model !== null && typeof model !== 'string') return 'provenance.model must be a string or null'
+    const issues = validateContent(style, fields, verse.text)
+    if (issues.length > 0) return issues.map((i) => `${i.field} ${i.rule}: ${i.message}`).join('; ')
+    return this.toRow(verse.id, style, fields as Record<string, string>, method, typeof model === 'string' ? model : null, promptVersion)
+  }
+
+  private toRow(verseId: number, style: Style, fields: Record<string, string>, method: ContentMethod, model: string | null, promptVersion: string): StyleContent {
+    const text = (name: string): string | null => (typeof fields[name] === 'string' ? (fields[name] as string).trim() : null)
+    const body = {
+      simplifiedText: text('simplified_text'),
+      bottomLine: text('bottom_line'),
+      historicalContext: style === 'faithful' ? text('historical_context') : null,
+      practicalReflection: style === 'faithful' ? text('practical_reflection') : null,
+    }
+    return { verseId, style, method, model, promptVersion, ...body, contentHash: contentHash(body) }
+  }
+
+  private toLine(row: StyleContent): ContentLine {
+    const verse = this.verses.byVerseId(row.verseId)
+    const book = verse === undefined ? undefined : bookAt(verse.book)
+    if (verse === undefined || book === undefined) throw new Error(`content for unknown verse ${row.verseId}`)
+    const fields: Record<string, string> = {}
+    for (const name of STYLE_FIELDS[row.style]) {
+      const value = { simplified_text: row.simplifiedText, bottom_line: row.bottomLine, historical_context: row.historicalContext, practical_reflection: row.practicalReflection }[name]
+      if (value !== null && value !== undefined) fields[name] = value
+    }
+    return {
+      slug: verseSlug(book, verse.chapter, verse.verse),
+      style: row.style,
+      ...(fields as Pick<ContentLine, 'simplified_text' | 'bottom_line'>),
+      provenance: { method: row.method, model: row.model, prompt_version: row.promptVersion },
+    }
+  }
+}
