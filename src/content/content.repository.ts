@@ -1,7 +1,7 @@
 /** SQL for stored verse content. */
 import { sql, type Kysely } from 'kysely'
 import type { Database } from '../../db/schema.js'
-import type { ContentMethod, Style, StyleContent } from './content.store.js'
+import type { ContentMethod, Style, StoredContent, StyleContent } from './content.store.js'
 
 /** Rows per INSERT: well under PostgreSQL's 65,535 parameters. */
 const BATCH = 1_000
@@ -11,20 +11,34 @@ export class ContentRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   /**
-   * Every stored row, for the in-memory store. Fetched as one JSON document: decoding tens of
-   * thousands of rows one by one would dominate start-up.
+   * Every stored row, for the in-memory store. Fetched as one string (fields separated by
+   * ASCII unit separators, rows by record separators, NULL as a NAK character): decoding tens
+   * of thousands of rows one by one would dominate start-up.
    */
   async listAll(): Promise<StyleContent[]> {
+    const field = (name: string) => sql`coalesce(${sql.ref(name)}, chr(21))`
     const row = await this.db
       .selectFrom('verse_content')
       .select(
-        sql<string | null>`json_agg(json_build_array(verse_id, style, method, model, prompt_version, simplified_text, bottom_line, historical_context, practical_reflection, content_hash) order by verse_id)::text`.as('rows'),
+        sql<string | null>`string_agg(concat_ws(chr(31), verse_id, style, method, ${field('model')}, prompt_version, ${field('simplified_text')}, ${field('bottom_line')}, ${field('historical_context')}, ${field('practical_reflection')}), chr(30) order by verse_id, style, method)`.as('packed'),
       )
       .executeTakeFirstOrThrow()
-    type Packed = [number, Style, ContentMethod, string | null, string, string | null, string | null, string | null, string | null, string]
-    return (JSON.parse(row.rows ?? '[]') as Packed[]).map(([verseId, style, method, model, promptVersion, simplifiedText, bottomLine, historicalContext, practicalReflection, contentHash]) => ({
-      verseId, style, method, model, promptVersion, simplifiedText, bottomLine, historicalContext, practicalReflection, contentHash,
-    }))
+    if (row.packed === null) return []
+    const value = (text: string | undefined): string | null => (text === undefined || text === '\u0015' ? null : text)
+    return row.packed.split('\u001e').map((record) => {
+      const [verseId, style, method, model, promptVersion, simplifiedText, bottomLine, historicalContext, practicalReflection] = record.split('\u001f')
+      return {
+        verseId: Number(verseId),
+        style: style as Style,
+        method: method as ContentMethod,
+        model: value(model),
+        promptVersion: promptVersion ?? '',
+        simplifiedText: value(simplifiedText),
+        bottomLine: value(bottomLine),
+        historicalContext: value(historicalContext),
+        practicalReflection: value(practicalReflection),
+      }
+    })
   }
 
   /** Rows of one method (and optionally one style), in canonical order, for export. */
@@ -33,7 +47,7 @@ export class ContentRepository {
   }
 
   /** Inserts or replaces rows (key: verse, style, method) inside the caller's transaction. */
-  async upsertMany(rows: readonly StyleContent[]): Promise<void> {
+  async upsertMany(rows: readonly StoredContent[]): Promise<void> {
     for (let i = 0; i < rows.length; i += BATCH) {
       await this.db
         .insertInto('verse_content')

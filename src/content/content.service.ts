@@ -8,7 +8,7 @@ import { parseVerseSlug, verseSlug } from '../verses/slug.js'
 import { bookAt } from '../verses/books.js'
 import type { VerseStore } from '../verses/verse.store.js'
 import type { ContentRepository } from './content.repository.js'
-import type { ContentMethod, Style, StyleContent } from './content.store.js'
+import type { ContentMethod, Style, StoredContent, StyleContent } from './content.store.js'
 import { modernize } from './modernizer.js'
 import { STYLE_FIELDS, validateContent } from './validation.js'
 
@@ -58,8 +58,8 @@ export class ContentService {
   ) {}
 
   /** Parses and validates JSONL text; every line is checked, and problems are reported by line. */
-  parse(text: string): { rows: StyleContent[]; rejected: RejectedLine[]; lines: number } {
-    const rows: StyleContent[] = []
+  parse(text: string): { rows: StoredContent[]; rejected: RejectedLine[]; lines: number } {
+    const rows: StoredContent[] = []
     const rejected: RejectedLine[] = []
     const seen = new Map<string, number>()
     const lines = text.split('\n')
@@ -100,15 +100,15 @@ export class ContentService {
   }
 
   /** The modernized faithful text of every verse (method `modernized`). */
-  modernizedRows(): StyleContent[] {
-    const rows: StyleContent[] = []
+  modernizedRows(): StoredContent[] {
+    const rows: StoredContent[] = []
     for (const verse of this.verses.all()) {
       rows.push(this.toRow(verse.id, 'faithful', { simplified_text: modernize(verse.text) }, 'modernized', null, MODERNIZER_VERSION))
     }
     return rows
   }
 
-  private parseLine(raw: string): StyleContent | string {
+  private parseLine(raw: string): StoredContent | string {
     let value: unknown
     try {
       value = JSON.parse(raw)
@@ -134,7 +134,7 @@ export class ContentService {
     return this.toRow(verse.id, style, fields as Record<string, string>, method, typeof model === 'string' ? model : null, promptVersion)
   }
 
-  private toRow(verseId: number, style: Style, fields: Record<string, string>, method: ContentMethod, model: string | null, promptVersion: string): StyleContent {
+  private toRow(verseId: number, style: Style, fields: Record<string, string>, method: ContentMethod, model: string | null, promptVersion: string): StoredContent {
     const text = (name: string): string | null => (typeof fields[name] === 'string' ? (fields[name] as string).trim() : null)
     const body = {
       simplifiedText: text('simplified_text'),

@@ -17,6 +17,10 @@ export interface StyleContent {
   readonly bottomLine: string | null
   readonly historicalContext: string | null
   readonly practicalReflection: string | null
+}
+
+/** Content as written to the database: with the hash of its text. */
+export interface StoredContent extends StyleContent {
   readonly contentHash: string
 }
 

@@ -9,7 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { ContentRepository } from '../content/content.repository.js'
 import { ContentService, MODERNIZER_VERSION } from '../content/content.service.js'
-import type { StyleContent } from '../content/content.store.js'
+import type { StoredContent } from '../content/content.store.js'
 import { VerseStore } from '../verses/verse.store.js'
 import { VersesRepository } from '../verses/verses.repository.js'
 import { parseKjvSeed, readKjvSeedFile } from './kjv-seed.js'
@@ -72,7 +72,7 @@ async function seedContent(db: Kysely<Database>, curatedDir: string, kjvHash: st
   if ((await seeds.loadedHash('content')) === hash) return { status: 'unchanged', curated: 0, modernized: 0 }
   const verses = new VerseStore(await new VersesRepository(db).listAll())
   const service = new ContentService(new ContentRepository(db), verses)
-  const curated: StyleContent[] = []
+  const curated: StoredContent[] = []
   for (const { name, text } of texts) {
     const { rows, rejected } = service.parse(text)
     const first = rejected[0]

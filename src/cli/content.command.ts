@@ -1,0 +1,334 @@
+/**
+ * `plainverse content <command>`: AI generation, JSONL export and import, and the modernizer
+ * report. These commands work on the database directly (not through a running server's admin
+ * socket): generation runs for hours and imports can be large, which the socket is not for.
+ */
+import { existsSync, readFileSync } from 'node:fs'
+import { createConnection } from 'node:net'
+import { resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+import { adminPaths } from '../admin/admin.server.js'
+import { ConfigError, loadConfig, type Config } from '../config.js'
+import { ContentRepository } from '../content/content.repository.js'
+import { ContentService } from '../content/content.service.js'
+import type { Style } from '../content/content.store.js'
+import { DEFAULT_CONCURRENCY, SelectionError, generateContent, planGeneration, type GenerationDeps } from '../content/generation/generate.service.js'
+import { LlmClient, LlmConfigError, loadLlmConfig } from '../content/generation/llm-client.js'
+import { GenerationProgress, formatCount, formatPlan, formatReport } from '../content/generation/progress.js'
+import { modernizerReport } from '../content/modernizer.report.js'
+import { databaseLocation, openDatabase } from '../infra/database.js'
+import { projectPath } from '../infra/paths.js'
+import { KJV_SEED_FILE, readKjvSeed } from '../seed/kjv-seed.js'
+import { loadStores, prepareDatabase } from '../startup.js'
+import { bookAt } from '../verses/books.js'
+import { verseSlug } from '../verses/slug.js'
+
+/** The help text of the content commands (main.ts may include it in its own). */
+export const CONTENT_USAGE = `Usage: plainverse content <command> [options]
+
+Content (embedded database: stop the server first; it loads content at start):
+  content generate --style faithful|casual [--book BOOK] [--chapter N] [--limit N]
+                   [--concurrency N] [--dry-run]
+                                     Write content with an OpenAI-compatible model. Resumable:
+                                     verses already generated with the current prompt version
+                                     are skipped. Ctrl-C stops cleanly.
+                                     Needs LLM_BASE_URL, LLM_MODEL, LLM_API_KEY (optional for
+                                     local servers), LLM_TIMEOUT_SECONDS (optional, default 60).
+  content export [--style faithful|casual]
+                                     Print curated and generated content as JSONL on stdout
+  content import FILE [--dry-run]    Import a JSONL file (all lines or none; idempotent)
+  content report                     Modernizer report: verses still holding an archaic form
+                                     (target under 1%; exits 1 when the target is missed)
+
+Exit codes: 0 success, 1 failure (rejected lines, failed verses, target missed),
+64 bad usage, 130 stopped by Ctrl-C.`
+
+/** Where the command writes. */
+export interface ContentIo {
+  /** A line of results. */
+  readonly out: (s: string) => void
+  /** A line of errors and notes. */
+  readonly err: (s: string) => void
+  /** Raw output for bulk data (export) . */
+  readonly stdout: NodeJS.WritableStream
+  /** Raw output for the progress bar. */
+  readonly stderr: NodeJS.WritableStream
+}
+
+const EX_USAGE = 64
+const STYLES: readonly Style[] = ['faithful', 'casual']
+/** More parallel requests than this only collects 429s from any provider we know of. */
+const MAX_CONCURRENCY = 64
+
+const RESTART_REMINDER = 'A running server loads content at start: restart any server on this database to serve the new content.'
+
+/** Options each command accepts; anything else is a usage error rather than silently ignored. */
+const ALLOWED: Readonly<Record<string, readonly string[]>> = {
+  generate: ['style', 'book', 'chapter', 'limit', 'concurrency', 'dry-run'],
+  export: ['style'],
+  import: ['dry-run'],
+  report: [],
+}
+
+class UsageError extends Error {}
+
+function parse(args: readonly string[]) {
+  return parseArgs({
+    args: [...args],
+    allowPositionals: true,
+    options: {
+      style: { type: 'string' },
+      book: { type: 'string' },
+      chapter: { type: 'string' },
+      limit: { type: 'string' },
+      concurrency: { type: 'string' },
+      'dry-run': { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  })
+}
+
+type Values = ReturnType<typeof parse>['values']
+
+function positiveInt(name: string, raw: string | undefined, max = 1_000_000): number | undefined {
+  if (raw === undefined) return undefined
+  if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1 || Number(raw) > max) throw new UsageError(`--${name} must be a whole number from 1 to ${max} (got ${JSON.stringify(raw)})`)
+  return Number(raw)
+}
+
+function style(raw: string | undefined, required: boolean): Style | undefined {
+  if (raw === undefined) {
+    if (required) throw new UsageError('--style faithful|casual is required')
+    return undefined
+  }
+  if (!(STYLES as readonly string[]).includes(raw)) throw new UsageError(`--style must be faithful or casual (got ${JSON.stringify(raw)})`)
+  return raw as Style
+}
+
+/**
+ * Runs `plainverse content <args>`; resolves to the exit code.
+ * @param args what follows `content` on the command line.
+ */
+export async function runContentCommand(args: readonly string[], io: ContentIo): Promise<number> {
+  let parsed: ReturnType<typeof parse>
+  try {
+    parsed = parse(args)
+  } catch (error) {
+    io.err(`${error instanceof Error ? error.message : String(error)}\n\n${CONTENT_USAGE}`)
+    return EX_USAGE
+  }
+  const { positionals: [command, ...rest], values } = parsed
+  if (values.help === true || command === 'help') {
+    io.out(CONTENT_USAGE)
+    return 0
+  }
+  try {
+    if (command === undefined || ALLOWED[command] === undefined) throw new UsageError(command === undefined ? 'content needs a command' : `unknown content command ${JSON.stringify(command)}`)
+    const allowed = ALLOWED[command] ?? []
+    for (const [name, value] of Object.entries(values)) {
+      if (value !== undefined && name !== 'help' && !allowed.includes(name)) throw new UsageError(`--${name} does not apply to content ${command}`)
+    }
+    const positionalCount = command === 'import' ? 1 : 0
+    if (rest.length !== positionalCount) throw new UsageError(command === 'import' ? 'content import needs exactly one FILE' : `unexpected argument ${JSON.stringify(rest[0])}`)
+    if (command === 'report') return report(io)
+    if (command === 'generate') return await generate(values, io)
+    if (command === 'export') return await exportContent(values, io)
+    return await importContent(rest[0] ?? '', values['dry-run'] === true, io)
+  } catch (error) {
+    if (error instanceof UsageError || error instanceof SelectionError) {
+      io.err(`${error.message}\n\n${CONTENT_USAGE}`)
+      return EX_USAGE
+    }
+    if (error instanceof ConfigError || error instanceof LlmConfigError) {
+      io.err(error.message)
+      return 1
+    }
+    throw error
+  }
+}
+
+/** True when something accepts connections on the admin socket: a server is running there. */
+function socketAnswers(path: string): Promise<boolean> {
+  if (!existsSync(path)) return Promise.resolve(false)
+  return new Promise((done) => {
+    const socket = createConnection(path)
+    const finish = (answers: boolean): void => {
+      socket.destroy()
+      done(answers)
+    }
+    socket.once('connect', () => finish(true))
+    // ECONNREFUSED: a socket file left by a server that died; the database is free.
+    socket.once('error', () => finish(false))
+    // A socket that neither accepts nor refuses belongs to something alive: be safe.
+    socket.setTimeout(2000, () => finish(true))
+  })
+}
+
+/** The embedded database is free for this process, or why not (printed by the caller). */
+async function databaseBusy(config: Config): Promise<string | undefined> {
+  // PostgreSQL takes any number of clients; only the embedded PGlite is single-process.
+  if (config.databaseUrl !== undefined) return undefined
+  const dataDir = resolve(config.dataDir)
+  const { socket } = adminPaths(dataDir)
+  if (!(await socketAnswers(socket))) return undefined
+  return (
+    `A Plainverse server is running on DATA_DIR ${dataDir} (its admin socket ${socket} answers).\n` +
+    'The embedded database (PGlite) admits one process at a time: stop the server, run this command, then start the server again\n' +
+    '(it loads content at start). With DATABASE_URL set (PostgreSQL), commands and servers can share the database.'
+  )
+}
+
+/** Opens the database like the rest of the CLI does, and closes it whatever happens. */
+async function withDatabase(config: Config, work: (deps: GenerationDeps) => Promise<number>): Promise<number> {
+  const handle = await openDatabase(databaseLocation(config))
+  try {
+    await prepareDatabase(handle.db)
+    const stores = await loadStores(handle.db)
+    const repository = new ContentRepository(handle.db)
+    return await work({ verses: stores.verses, repository, content: new ContentService(repository, stores.verses) })
+  } finally {
+    await handle.close()
+  }
+}
+
+async function generate(values: Values, io: ContentIo): Promise<number> {
+  const selection = {
+    style: style(values.style, true) as Style,
+    book: values.book,
+    chapter: positiveInt('chapter', values.chapter, 1000),
+    limit: positiveInt('limit', values.limit),
+  }
+  const concurrency = positiveInt('concurrency', values.concurrency, MAX_CONCURRENCY) ?? DEFAULT_CONCURRENCY
+  const dryRun = values['dry-run'] === true
+  const config = loadConfig()
+  // A dry run talks to no provider, so it needs no endpoint; a real run checks it before
+  // opening the database, so that a missing variable fails at once.
+  const llm = dryRun ? undefined : loadLlmConfig()
+  const busy = await databaseBusy(config)
+  if (busy !== undefined) {
+    io.err(busy)
+    return 1
+  }
+  return withDatabase(config, async (deps) => {
+    if (llm === undefined) {
+      const plan = await planGeneration(deps, selection)
+      for (const line of formatPlan(plan, process.env.LLM_MODEL?.trim() || undefined)) io.out(line)
+      return 0
+    }
+    const client = new LlmClient({ baseUrl: llm.baseUrl, apiKey: llm.apiKey, model: llm.model, timeoutMs: llm.timeoutMs })
+    const controller = new AbortController()
+    let signalled: NodeJS.Signals | undefined
+    const onSignal = (signal: NodeJS.Signals): void => {
+      if (signalled !== undefined) {
+        // A second Ctrl-C: the operator will not wait. Every stored verse is already
+        // complete (one upsert each), so leaving now loses only the requests in flight.
+        io.err('Second signal: exiting now.')
+        process.exit(signal === 'SIGINT' ? 130 : 143)
+      }
+      signalled = signal
+      controller.abort()
+    }
+    process.on('SIGINT', onSignal)
+    process.on('SIGTERM', onSignal)
+    const progress = new GenerationProgress(io.stderr)
+    let outcome
+    try {
+      outcome = await generateContent(deps, { ...selection, client, model: llm.model, concurrency, signal: controller.signal, onEvent: progress.handle })
+    } finally {
+      progress.finish()
+      process.off('SIGINT', onSignal)
+      process.off('SIGTERM', onSignal)
+    }
+    for (const line of formatReport(outcome)) io.out(line)
+    if (outcome.done > 0) io.out(RESTART_REMINDER)
+    if (signalled !== undefined) return signalled === 'SIGINT' ? 130 : 143
+    return outcome.fatal !== undefined || outcome.failed > 0 ? 1 : 0
+  })
+}
+
+/** Writes to a stream and waits until it is flushed (process.exit would cut a pending write). */
+function writeAll(stream: NodeJS.WritableStream, text: string): Promise<void> {
+  return new Promise((done, fail) => {
+    stream.write(text, (error) => (error === null || error === undefined ? done() : fail(error)))
+  })
+}
+
+async function exportContent(values: Values, io: ContentIo): Promise<number> {
+  const selected = style(values.style, false)
+  const config = loadConfig()
+  const busy = await databaseBusy(config)
+  if (busy !== undefined) {
+    io.err(busy)
+    return 1
+  }
+  return withDatabase(config, async ({ content }) => {
+    const lines = await content.export(selected)
+    // Chunks keep memory flat for the whole Bible (tens of thousands of lines).
+    for (let i = 0; i < lines.length; i += 1000) await writeAll(io.stdout, `${lines.slice(i, i + 1000).join('\n')}\n`)
+    io.err(`Exported ${formatCount(lines.length)} lines (curated and generated content${selected === undefined ? '' : `, ${selected} style`}; the modernized text is derived by the seed and not exported).`)
+    return 0
+  })
+}
+
+async function readInput(file: string): Promise<string> {
+  if (file === '-') {
+    const chunks: Buffer[] = []
+    for await (const chunk of process.stdin) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)))
+    return Buffer.concat(chunks).toString('utf8')
+  }
+  if (!existsSync(file)) throw new UsageError(`no such file: ${file}`)
+  return readFileSync(file, 'utf8')
+}
+
+async function importContent(file: string, dryRun: boolean, io: ContentIo): Promise<number> {
+  const config = loadConfig()
+  const text = await readInput(file)
+  const busy = await databaseBusy(config)
+  if (busy !== undefined) {
+    io.err(busy)
+    return 1
+  }
+  return withDatabase(config, async ({ content }) => {
+    const result = await content.import(text, { dryRun })
+    for (const rejected of result.rejected) io.err(`line ${rejected.line}: ${rejected.reason}`)
+    if (result.rejected.length > 0) {
+      io.err(`Rejected ${formatCount(result.rejected.length)} of ${formatCount(result.lines)} lines; nothing was written (an import is all or nothing: fix these lines and import the file again).`)
+      return 1
+    }
+    if (dryRun) {
+      io.out(`Dry run: all ${formatCount(result.lines)} lines are valid; nothing was written.`)
+    } else if (!result.written) {
+      io.out('The file has no content lines; nothing was written.')
+    } else {
+      io.out(`Imported ${formatCount(result.accepted)} lines from ${file} (lines identical to stored content change nothing).`)
+      io.out(RESTART_REMINDER)
+    }
+    return 0
+  })
+}
+
+/** Share of verses that may keep an archaic form (product target: under 1%). */
+const REPORT_TARGET = 0.01
+
+/**
+ * The modernizer is a pure function of the KJV text, so the report reads the committed seed
+ * rather than the database: it gives the same figures and works while a server runs.
+ */
+function report(io: ContentIo): number {
+  const { verses } = readKjvSeed(projectPath(KJV_SEED_FILE))
+  const result = modernizerReport(
+    verses.map((v) => {
+      const book = bookAt(v.book)
+      return { slug: book === undefined ? String(v.id) : verseSlug(book, v.chapter, v.verse), text: v.text }
+    }),
+  )
+  const met = result.share < REPORT_TARGET
+  io.out(`Modernizer report: ${formatCount(result.total)} verses`)
+  io.out(`  still holding an archaic form: ${formatCount(result.withArchaic)} verses (${(result.share * 100).toFixed(2)}%); target under ${REPORT_TARGET * 100}%: ${met ? 'met' : 'MISSED'}`)
+  if (result.topForms.length > 0) io.out(`  top residual forms: ${result.topForms.map(([form, n]) => `${form} ${formatCount(n)}`).join(', ')}`)
+  if (result.examples.length > 0) {
+    io.out('  examples:')
+    for (const example of result.examples) io.out(`    ${example.slug}: ${example.forms.join(', ')}`)
+  }
+  return met ? 0 : 1
+}
