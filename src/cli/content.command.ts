@@ -263,8 +263,17 @@ async function exportContent(values: Values, io: ContentIo): Promise<number> {
   }
   return withDatabase(config, async ({ content }) => {
     const lines = await content.export(selected)
-    // Chunks keep memory flat for the whole Bible (tens of thousands of lines).
-    for (let i = 0; i < lines.length; i += 1000) await writeAll(io.stdout, `${lines.slice(i, i + 1000).join('\n')}\n`)
+    // Write errors also arrive through each write's callback, which handles them below; this
+    // listener only keeps the stream's 'error' event from crashing the process (`| head`).
+    io.stdout.on('error', () => undefined)
+    try {
+      // Chunks keep memory flat for the whole Bible (tens of thousands of lines).
+      for (let i = 0; i < lines.length; i += 1000) await writeAll(io.stdout, `${lines.slice(i, i + 1000).join('\n')}\n`)
+    } catch (error) {
+      // The reader went away (`content export | head`): not a failure of the export.
+      if ((error as NodeJS.ErrnoException).code === 'EPIPE') return 0
+      throw error
+    }
     io.err(`Exported ${formatCount(lines.length)} lines (curated and generated content${selected === undefined ? '' : `, ${selected} style`}; the modernized text is derived by the seed and not exported).`)
     return 0
   })
@@ -276,12 +285,15 @@ async function readInput(file: string): Promise<string> {
     for await (const chunk of process.stdin) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)))
     return Buffer.concat(chunks).toString('utf8')
   }
-  if (!existsSync(file)) throw new UsageError(`no such file: ${file}`)
   return readFileSync(file, 'utf8')
 }
 
 async function importContent(file: string, dryRun: boolean, io: ContentIo): Promise<number> {
   const config = loadConfig()
+  if (file !== '-' && !existsSync(file)) {
+    io.err(`no such file: ${file}`)
+    return 1
+  }
   const text = await readInput(file)
   const busy = await databaseBusy(config)
   if (busy !== undefined) {

@@ -9,9 +9,10 @@ const ALLOWED_HEADERS = 'X-API-Key, Authorization, If-None-Match, Content-Type'
 
 /** Adds CORS headers to every /api/v1 response. */
 export function installCors(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request, reply) => {
-    if (!request.url.startsWith('/api/v1/')) return
-    reply.header('access-control-allow-origin', '*').header('access-control-expose-headers', EXPOSED)
+  // A callback hook, not an async one: it runs on every request and needs no promise.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (request.url.startsWith('/api/v1/')) reply.header('access-control-allow-origin', '*').header('access-control-expose-headers', EXPOSED)
+    done()
   })
 }
 

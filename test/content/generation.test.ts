@@ -67,7 +67,7 @@ function validAnswer(style: Style, reference: string, kjv: string): Record<strin
 const INVALID_FAITHFUL = {
   simplified_text: 'And the earth was without form, and void; and darkness was upon the face of the deep, and thou saw the Spirit of God moving upon the face of the waters.',
   bottom_line:
-    'Before God shaped anything the world was a dark and empty watery chaos, yet even there the Spirit of God was present and moving over the waters, ready to bring order, light and life out of the formless deep.',
+    'Before God shaped anything the world was a dark and empty watery chaos, yet even there the Spirit of God was present and moving over the waters, ready to bring order, light and life out of the very formless deep.',
   historical_context: 'Genesis opens the Torah, which tradition attributes to Moses.',
   practical_reflection: 'Even in chaos, there can be hope.',
 }
@@ -281,8 +281,8 @@ t.test('stores valid answers, sends the JSON schema and the neighbours, and resu
   t.match(user, /3 John 1:13: I had many things to write/)
   t.notMatch(user, /3 John 1:11:/)
   t.match(user, /\(none: the target closes the book\)/)
-  t.match(user, /Target verse, 3 John 1:14 \(KJV, 29 words\):\nBut I trust I shall shortly see thee/)
-  t.match(user, /simplified_text must have 15 to 72 words/)
+  t.match(user, /Target verse, 3 John 1:14 \(KJV, 28 words\):\nBut I trust I shall shortly see thee/)
+  t.match(user, /simplified_text must have 14 to 70 words/)
   const opening = userMessage(server.received.find((r) => r.reference === '3 John 1:1')?.body ?? request.body)
   t.match(opening, /\(none: the target opens the book\)/)
   t.match(opening, /3 John 1:2: Beloved, I wish/)
@@ -472,7 +472,13 @@ t.test('client pieces: Retry-After, backoff, configuration', async (t) => {
   t.same(ok, { baseUrl: 'http://localhost:11434/v1', apiKey: undefined, model: 'llama3.1:8b', timeoutMs: 60_000 })
   t.equal(loadLlmConfig({ LLM_BASE_URL: 'https://api.openai.com/v1', LLM_MODEL: 'gpt-4o-mini', LLM_API_KEY: 'sk-x', LLM_TIMEOUT_SECONDS: '120' }).timeoutMs, 120_000)
   const fails = (env: Record<string, string>, variable: string): void => {
-    t.throws(() => loadLlmConfig(env), (e: unknown) => e instanceof LlmConfigError && e.variable === variable && e.message.includes(variable), `${variable}: ${JSON.stringify(env)}`)
+    let error: unknown
+    try {
+      loadLlmConfig(env)
+    } catch (e) {
+      error = e
+    }
+    t.ok(error instanceof LlmConfigError && error.variable === variable && error.message.includes(variable), `${variable}: ${JSON.stringify(env)} (${String(error)})`)
   }
   fails({ LLM_MODEL: 'm' }, 'LLM_BASE_URL')
   fails({ LLM_BASE_URL: 'localhost:8080', LLM_MODEL: 'm' }, 'LLM_BASE_URL')

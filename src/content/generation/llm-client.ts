@@ -307,13 +307,22 @@ export class LlmClient implements ChatClient {
 
   /** One HTTP request: the completion, or why it failed. */
   private async attempt(body: string, signal: AbortSignal | undefined): Promise<Omit<ChatCompletion, 'requests'> | AttemptFailure> {
-    const timeout = AbortSignal.timeout(this.timeoutMs)
-    const combined = signal === undefined ? timeout : AbortSignal.any([signal, timeout])
+    // A controller per request rather than AbortSignal.any([signal, timeout]): tying tens of
+    // thousands of signals to the run's long-lived one leaks in some Node versions
+    // (nodejs/node#55351); here the listener is removed when the request ends.
+    const controller = new AbortController()
+    let timedOut = false
+    const timer = setTimeout(() => {
+      timedOut = true
+      controller.abort()
+    }, this.timeoutMs)
+    const onAbort = (): void => controller.abort()
+    signal?.addEventListener('abort', onAbort, { once: true })
     const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' }
     if (this.options.apiKey !== undefined) headers.authorization = `Bearer ${this.options.apiKey}`
     let status: number | undefined
     try {
-      const response = await fetch(this.endpoint, { method: 'POST', headers, body, signal: combined })
+      const response = await fetch(this.endpoint, { method: 'POST', headers, body, signal: controller.signal })
       status = response.status
       // The body is read under the same signal: a server that sends headers and then stalls
       // is caught by the timeout too.
@@ -332,12 +341,15 @@ export class LlmClient implements ChatClient {
       return this.read(text)
     } catch (error) {
       if (signal?.aborted === true) return { kind: 'aborted', reason: 'aborted', status, retry: false, fatal: false, retryAfterMs: undefined }
-      if (timeout.aborted) {
+      if (timedOut) {
         return { kind: 'timeout', reason: `timeout after ${this.timeoutMs / 1000} s`, status: undefined, retry: true, fatal: false, retryAfterMs: undefined }
       }
       const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause
       const detail = typeof cause?.code === 'string' ? cause.code : typeof cause?.message === 'string' ? cause.message : error instanceof Error ? error.message : String(error)
       return { kind: 'network', reason: `network error: ${detail}`, status: undefined, retry: true, fatal: false, retryAfterMs: undefined }
+    } finally {
+      clearTimeout(timer)
+      signal?.removeEventListener('abort', onAbort)
     }
   }
 

@@ -1,0 +1,260 @@
+/**
+ * `plainverse content ...` run as a separate process, as an operator would: export/import
+ * round trip, rejected lines, dry runs, idempotence, the modernizer report, generation
+ * against a local OpenAI-compatible server, Ctrl-C, and the refusal to share the embedded
+ * database with a running server.
+ */
+import t, { type Test } from 'tap'
+import { spawn } from 'node:child_process'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { createServer as createHttpServer, type Server } from 'node:http'
+import { createServer as createNetServer, type AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { adminPaths } from '../../src/admin/admin.server.js'
+import type { ContentLine } from '../../src/content/content.service.js'
+import { modernize } from '../../src/content/modernizer.js'
+import { projectPath } from '../../src/infra/paths.js'
+import { runCli, type CliResult } from '../helpers/cli.js'
+import { removeDataDir, seededDataDir } from '../helpers/server.js'
+
+// Until src/cli/main.ts dispatches `content`, the same command runs through a two-line
+// entry point that calls runContentCommand; once it does, through the real CLI.
+const WIRED = readFileSync(projectPath('src', 'cli', 'main.ts'), 'utf8').includes('runContentCommand')
+const ENTRY = `const { runContentCommand } = await import(${JSON.stringify(pathToFileURL(projectPath('src', 'cli', 'content.command.ts')).href)});
+process.exit(await runContentCommand(process.argv.slice(1), { out: (s) => console.log(s), err: (s) => console.error(s), stdout: process.stdout, stderr: process.stderr }))`
+
+/** Starts `plainverse content <args>` and returns the child with its eventual result. */
+function start(args: string[], env: Record<string, string>): { child: ReturnType<typeof spawn>; result: Promise<CliResult> } {
+  const argv = WIRED
+    ? ['--import', 'tsx', projectPath('src', 'cli', 'main.ts'), 'content', ...args]
+    : ['--import', 'tsx', '--input-type=module', '-e', ENTRY, ...args]
+  const child = spawn(process.execPath, argv, {
+    cwd: projectPath(),
+    env: { ...process.env, DATABASE_URL: '', REDIS_URL: '', LOG_LEVEL: 'silent', LLM_BASE_URL: '', LLM_MODEL: '', LLM_API_KEY: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let stdout = ''
+  let stderr = ''
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
+  const result = new Promise<CliResult>((resolve) => child.on('close', (code, signal) => resolve({ code: code ?? (signal === null ? 1 : 128), stdout, stderr })))
+  return { child, result }
+}
+
+/** Runs `plainverse content <args>` to the end. */
+async function content(args: string[], env: Record<string, string>): Promise<CliResult> {
+  return WIRED ? runCli(['content', ...args], env) : start(args, env).result
+}
+
+function dataDir(t: Test): string {
+  const dir = seededDataDir()
+  t.teardown(() => removeDataDir(dir))
+  return dir
+}
+
+function jsonl(stdout: string): ContentLine[] {
+  return stdout.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as ContentLine)
+}
+
+const GENERATED_LINE: ContentLine = {
+  slug: 'john-11-35',
+  style: 'faithful',
+  simplified_text: 'Jesus wept.',
+  bottom_line: 'Jesus cried openly as he grieved with Mary and Martha over the death of his friend Lazarus.',
+  historical_context: 'The Gospel of John, traditionally attributed to the apostle John and usually dated to around AD 90 to 100, places this moment at Bethany, shortly before Jesus raises Lazarus.',
+  practical_reflection: 'Jesus wept even though he knew what he was about to do, so grief is not a failure of faith.',
+  provenance: { method: 'generated', model: 'gpt-4o-mini-2024-07-18', prompt_version: 'faithful-v1' },
+}
+
+t.test('export, import (dry run, idempotent), round trip to another database', async (t) => {
+  const dirA = dataDir(t)
+  const env = { DATA_DIR: dirA }
+  const file = join(dirA, 'generated.jsonl')
+  writeFileSync(file, `${JSON.stringify(GENERATED_LINE)}\n`)
+  const dry = await content(['import', file, '--dry-run'], env)
+  t.equal(dry.code, 0, dry.stderr)
+  t.match(dry.stdout, /Dry run: all 1 lines are valid; nothing was written/)
+
+  const exported = await content(['export'], env)
+  t.equal(exported.code, 0, exported.stderr)
+  const before = jsonl(exported.stdout)
+  t.equal(before.length, 2076, 'the curated content of both styles, and nothing from the dry run')
+  t.ok(before.every((l) => l.provenance.method === 'curated'))
+  t.match(exported.stderr, /Exported 2,076 lines/)
+
+  const imported = await content(['import', file], env)
+  t.equal(imported.code, 0, imported.stderr)
+  t.match(imported.stdout, /Imported 1 lines/)
+  t.match(imported.stdout, /restart/)
+  const again = await content(['import', file], env)
+  t.equal(again.code, 0, 'importing the same file again is fine')
+  const after = (await content(['export'], env)).stdout
+  t.equal(jsonl(after).length, 2077, 'and adds nothing: one generated line next to the curated ones')
+  t.same(jsonl(after).filter((l) => l.provenance.method === 'generated'), [GENERATED_LINE])
+
+  // Everything exported from A, imported into a fresh B, exports the same.
+  const all = join(dirA, 'all.jsonl')
+  writeFileSync(all, after)
+  const dirB = dataDir(t)
+  const intoB = await content(['import', all], { DATA_DIR: dirB })
+  t.equal(intoB.code, 0, intoB.stderr)
+  t.match(intoB.stdout, /Imported 2,077 lines/)
+  t.equal((await content(['export'], { DATA_DIR: dirB })).stdout, after, 'round trip')
+})
+
+t.test('a file with bad lines: each reported by line number, nothing written, exit 1', async (t) => {
+  const dir = dataDir(t)
+  const file = join(dir, 'bad.jsonl')
+  const archaic = { ...GENERATED_LINE, slug: 'john-11-36', simplified_text: 'Then said the Jews, Behold how he loved him!' }
+  writeFileSync(
+    file,
+    [
+      JSON.stringify(GENERATED_LINE),
+      '{"slug": "john-11-35", not json',
+      JSON.stringify({ ...GENERATED_LINE, slug: 'genesis-99-1' }),
+      JSON.stringify({ ...archaic, simplified_text: 'Then the Jews said, Behold how thou loved him!' }),
+      '',
+      JSON.stringify(GENERATED_LINE),
+      JSON.stringify({ ...GENERATED_LINE, provenance: { method: 'modernized', model: null, prompt_version: 'x' } }),
+    ].join('\n'),
+  )
+  for (const args of [['import', file], ['import', file, '--dry-run']]) {
+    const result = await content(args, { DATA_DIR: dir })
+    t.equal(result.code, 1, args.join(' '))
+    t.match(result.stderr, /^line 2: not valid JSON$/m)
+    t.match(result.stderr, /^line 3: slug "genesis-99-1" names no verse$/m)
+    t.match(result.stderr, /^line 4: simplified_text archaic_form: uses archaic form "thou"/m)
+    t.match(result.stderr, /^line 6: duplicate of line 1/m)
+    t.match(result.stderr, /^line 7: modernized text is derived by the seed/m)
+    t.notMatch(result.stderr, /^line (1|5):/m, 'good and blank lines are not reported')
+    t.match(result.stderr, /Rejected 5 of 6 lines; nothing was written/)
+  }
+  const exported = jsonl((await content(['export'], { DATA_DIR: dir })).stdout)
+  t.equal(exported.filter((l) => l.provenance.method === 'generated').length, 0, 'the valid line was not written either')
+
+  const missing = await content(['import', join(dir, 'nope.jsonl')], { DATA_DIR: dir })
+  t.equal(missing.code, 1)
+  t.match(missing.stderr, /no such file/)
+  t.equal((await content(['import'], { DATA_DIR: dir })).code, 64, 'FILE is required')
+  t.equal((await content(['export', '--style', 'poetic'], { DATA_DIR: dir })).code, 64)
+  t.equal((await content(['frobnicate'], { DATA_DIR: dir })).code, 64)
+})
+
+t.test('report: the modernizer leaves archaic forms in under 1% of verses', async (t) => {
+  // The report reads the committed seed, not a database.
+  const result = await content(['report'], { DATA_DIR: join(tmpdir(), 'pv-no-data-dir') })
+  t.equal(result.code, 0, result.stdout + result.stderr)
+  t.match(result.stdout, /Modernizer report: 31,102 verses/)
+  const share = /\(([\d.]+)%\); target under 1%: met/.exec(result.stdout)
+  t.ok(share !== null && Number(share[1]) < 1, `share under 1% (${share?.[1]}%)`)
+})
+
+// ---------------------------------------------------------------------------------------
+// Generation through the CLI
+
+interface FakeLlm {
+  readonly url: string
+  requests(): number
+}
+
+/** A minimal OpenAI-compatible server: valid casual answers, or none at all. */
+async function fakeLlm(t: Test, mode: 'answer' | 'hang'): Promise<FakeLlm> {
+  let requests = 0
+  const server: Server = createHttpServer((req, res) => {
+    let data = ''
+    req.setEncoding('utf8').on('data', (chunk: string) => (data += chunk))
+    req.on('end', () => {
+      requests++
+      if (mode === 'hang') return
+      const body = JSON.parse(data) as { messages: Array<{ role: string; content: string }> }
+      const user = body.messages.find((m) => m.role === 'user')?.content ?? ''
+      const [, reference = '', kjv = ''] = /Target verse, (.+?) \(KJV, \d+ words\):\n(.*)\n/.exec(user) ?? []
+      const answer = { simplified_text: modernize(kjv), bottom_line: `This is what ${reference} says in plain words.` }
+      res.writeHead(200, { 'content-type': 'application/json' })
+      res.end(JSON.stringify({ model: 'local-test', choices: [{ message: { role: 'assistant', content: JSON.stringify(answer) }, finish_reason: 'stop' }], usage: { prompt_tokens: 700, completion_tokens: 60 } }))
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  t.teardown(async () => {
+    server.closeAllConnections()
+    await new Promise<void>((resolve) => server.close(() => resolve()))
+  })
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, requests: () => requests }
+}
+
+t.test('generate: a whole book, then nothing left to do', async (t) => {
+  const dir = dataDir(t)
+  const llm = await fakeLlm(t, 'answer')
+  const env = { DATA_DIR: dir, LLM_BASE_URL: llm.url, LLM_MODEL: 'local-test' }
+
+  const unset = await content(['generate', '--style', 'casual', '--book', 'Jude'], { DATA_DIR: dir, LLM_BASE_URL: llm.url })
+  t.equal(unset.code, 1)
+  t.match(unset.stderr, /LLM_MODEL is not set/)
+  t.equal((await content(['generate', '--book', 'Jude'], env)).code, 64, '--style is required')
+
+  const dry = await content(['generate', '--style', 'casual', '--book', 'Jude', '--dry-run'], env)
+  t.equal(dry.code, 0, dry.stderr)
+  t.match(dry.stdout, /to generate: 25 verses/)
+  t.match(dry.stdout, /First request \(jude-1-1\)/)
+  t.match(dry.stdout, /Token estimate \(an estimate/)
+  t.equal(llm.requests(), 0, 'a dry run calls no provider')
+
+  const run = await content(['generate', '--style', 'casual', '--book', 'Jude', '--concurrency', '3'], env)
+  t.equal(run.code, 0, run.stderr)
+  t.match(run.stdout, /generated: +25 of 25/)
+  t.match(run.stdout, /tokens: +17,500 in, 1,500 out/)
+  t.match(run.stdout, /restart/)
+  t.match(run.stderr, /25 verses selected, 0 skipped/)
+  t.notMatch(run.stderr, /\r/, 'plain progress lines when stderr is not a terminal')
+  t.equal(llm.requests(), 25)
+
+  const lines = jsonl((await content(['export', '--style', 'casual'], env)).stdout).filter((l) => l.provenance.method === 'generated')
+  t.equal(lines.length, 25)
+  t.same(lines[0]?.provenance, { method: 'generated', model: 'local-test', prompt_version: 'casual-v1' })
+
+  const again = await content(['generate', '--style', 'casual', '--book', 'Jude'], env)
+  t.equal(again.code, 0)
+  t.match(again.stdout, /skipped: +25 already generated with casual-v1/)
+  t.equal(llm.requests(), 25, 'resumed run: nothing left to ask')
+})
+
+t.test('generate: Ctrl-C stops cleanly with exit code 130', async (t) => {
+  const dir = dataDir(t)
+  const llm = await fakeLlm(t, 'hang')
+  const { child, result } = start(['generate', '--style', 'faithful', '--book', 'Jude', '--concurrency', '2'], { DATA_DIR: dir, LLM_BASE_URL: llm.url, LLM_MODEL: 'local-test' })
+  const deadline = Date.now() + 60_000
+  while (llm.requests() < 2) {
+    if (Date.now() > deadline) throw new Error('the CLI never sent its requests')
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  child.kill('SIGINT')
+  const stopped = await result
+  t.equal(stopped.code, 130, stopped.stderr)
+  t.match(stopped.stdout, /generated: +0 of 25/)
+  t.match(stopped.stdout, /not finished: 25 \(2 in flight when stopped, 23 not started/)
+  t.match(stopped.stdout, /Stopped by request/)
+  t.equal(llm.requests(), 2, 'no request after Ctrl-C')
+  const exported = jsonl((await content(['export', '--style', 'faithful'], { DATA_DIR: dir })).stdout)
+  t.equal(exported.filter((l) => l.provenance.method === 'generated').length, 0)
+})
+
+t.test('refuses to share the embedded database with a running server', async (t) => {
+  const dir = dataDir(t)
+  const file = join(dir, 'one.jsonl')
+  writeFileSync(file, `${JSON.stringify(GENERATED_LINE)}\n`)
+  // Something answering on the admin socket is what a running server looks like.
+  const socket = createNetServer((connection) => connection.end())
+  await new Promise<void>((resolve) => socket.listen(adminPaths(dir).socket, resolve))
+  for (const args of [['import', file], ['generate', '--style', 'casual', '--book', 'Jude', '--dry-run'], ['export']]) {
+    const result = await content(args, { DATA_DIR: dir, LLM_BASE_URL: 'http://127.0.0.1:9/v1', LLM_MODEL: 'm' })
+    t.equal(result.code, 1, args.join(' '))
+    t.match(result.stderr, /A Plainverse server is running on DATA_DIR .*admin\.sock.*\n.*one process at a time: stop the server/)
+  }
+  await new Promise<void>((resolve) => socket.close(() => resolve()))
+  // A socket file left by a server that died does not block anything.
+  if (!existsSync(adminPaths(dir).socket)) writeFileSync(adminPaths(dir).socket, '')
+  const stale = await content(['import', file], { DATA_DIR: dir })
+  t.equal(stale.code, 0, stale.stderr)
+})
