@@ -6,6 +6,7 @@
 import t, { type Test } from 'tap'
 import type { LightMyRequestResponse } from 'fastify'
 import { Redis } from 'ioredis'
+import { forgetCounters, REDIS_URL } from '../helpers/redis.js'
 import type { components } from '../../generated/api-types.js'
 import type { Problem } from '../../src/errors.js'
 import { generateKey } from '../../src/keys/key-format.js'
@@ -17,7 +18,6 @@ import { signToken, TEST_JWT_SECRET } from '../helpers/tokens.js'
 type KeyUsage = components['schemas']['KeyUsage']
 type QuotaProblem = Problem & { policy: string; limit: number; reset_at: string }
 
-const REDIS_URL = process.env.REDIS_URL === '' ? undefined : process.env.REDIS_URL
 const VERSE = '/api/v1/verse/john-3-16'
 
 /** A February (28 days) after today, so that counters expire in the future on every backend. */
@@ -50,20 +50,6 @@ function remainingOf(res: LightMyRequestResponse): number {
   return Number(res.headers['x-ratelimit-remaining'])
 }
 
-/** Removes the Redis counters of the keys a test created (they would otherwise live until their month ends). */
-async function forgetCounters(keyIds: readonly string[]): Promise<void> {
-  if (REDIS_URL === undefined || keyIds.length === 0) return
-  const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 })
-  try {
-    await redis.connect()
-    for (const id of keyIds) {
-      const keys = await redis.keys(`plainverse:quota:${id}:*`)
-      if (keys.length > 0) await redis.unlink(...keys)
-    }
-  } finally {
-    redis.disconnect()
-  }
-}
 
 const backends: Array<{ name: string; env: Record<string, string>; skip: string | false }> = [
   { name: 'the embedded counter', env: {}, skip: false },

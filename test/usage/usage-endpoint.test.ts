@@ -4,7 +4,7 @@
  */
 import t, { type Test } from 'tap'
 import type { LightMyRequestResponse } from 'fastify'
-import { Redis } from 'ioredis'
+import { forgetCounters, REDIS_URL } from '../helpers/redis.js'
 import type { components } from '../../generated/api-types.js'
 import type { Problem } from '../../src/errors.js'
 import { generateKey } from '../../src/keys/key-format.js'
@@ -16,24 +16,9 @@ import { signToken, TEST_JWT_SECRET } from '../helpers/tokens.js'
 type KeyUsage = components['schemas']['KeyUsage']
 type AccountUsage = components['schemas']['AccountUsage']
 
-const REDIS_URL = process.env.REDIS_URL === '' ? undefined : process.env.REDIS_URL
 const redisEnv: Record<string, string> = REDIS_URL === undefined ? {} : { REDIS_URL }
 const USAGE = '/api/v1/usage'
 
-/** Removes the Redis counters of the keys a test created. */
-async function forgetCounters(keyIds: readonly string[]): Promise<void> {
-  if (REDIS_URL === undefined || keyIds.length === 0) return
-  const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 })
-  try {
-    await redis.connect()
-    for (const id of keyIds) {
-      const keys = await redis.keys(`plainverse:quota:${id}:*`)
-      if (keys.length > 0) await redis.unlink(...keys)
-    }
-  } finally {
-    redis.disconnect()
-  }
-}
 
 t.test('usage', async (t) => {
   const testApp = await buildTestApp(t, { env: { AUTH_JWT_SECRET: TEST_JWT_SECRET, QUOTA_FREE: '10', QUOTA_DEVELOPER: '100', ...redisEnv } })
