@@ -13,6 +13,7 @@ import { AppError } from '../errors.js'
 import { systemClock } from '../infra/clock.js'
 import { databaseLocation, migrateToLatest, openDatabase } from '../infra/database.js'
 import { createServices } from '../services.js'
+import { runContentCommand } from './content.command.js'
 import { loadStores, prepareDatabase } from '../startup.js'
 
 const USAGE = `Usage: plainverse <command> [options]
@@ -29,6 +30,11 @@ API keys (work while the server is running):
   keys set-tier ID TIER              Change a key's tier
   usage [--account ID]               Usage this month, by endpoint, style and key
 
+Content:
+  content generate|export|import|report
+                                     AI generation, JSONL exchange, modernizer report
+                                     (plainverse content --help for details)
+
 Options:
   --json                             Print JSON instead of text
   -h, --help                         Show this help
@@ -39,6 +45,8 @@ type Print = (line: string) => void
 
 /** Runs one command; resolves to the process exit code. */
 export async function run(argv: readonly string[], out: Print = console.log, err: Print = console.error): Promise<number> {
+  // The content commands have options of their own.
+  if (argv[0] === 'content') return runContentCommand(argv.slice(1), { out, err, stdout: process.stdout, stderr: process.stderr })
   let parsed: ReturnType<typeof parse>
   try {
     parsed = parse(argv)
