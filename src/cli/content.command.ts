@@ -49,7 +49,7 @@ export interface ContentIo {
   readonly out: (s: string) => void
   /** A line of errors and notes. */
   readonly err: (s: string) => void
-  /** Raw output for bulk data (export) . */
+  /** Raw output for bulk data (export). */
   readonly stdout: NodeJS.WritableStream
   /** Raw output for the progress bar. */
   readonly stderr: NodeJS.WritableStream

@@ -14,6 +14,7 @@ export interface CliResult {
 export async function runCli(args: string[], env: Record<string, string>): Promise<CliResult> {
   return promisify(execFile)(process.execPath, ['--import', 'tsx', projectPath('src', 'cli', 'main.ts'), ...args], {
     cwd: projectPath(),
+    maxBuffer: 256 * 1024 * 1024,
     // Embedded database and in-process counters unless the test asks for servers explicitly.
     env: { ...process.env, DATABASE_URL: '', REDIS_URL: '', LOG_LEVEL: 'silent', ...env },
   })

@@ -19,7 +19,7 @@ import { STYLE_FIELDS, validateContent } from '../validation.js'
 import { bookAt, findBook } from '../../verses/books.js'
 import { verseSlug } from '../../verses/slug.js'
 import type { VerseRecord, VerseStore } from '../../verses/verse.store.js'
-import { LlmError, type ChatClient, type ChatMessage } from './llm-client.js'
+import { LlmError, type ChatClient, type ChatMessage, type ParsedContent } from './llm-client.js'
 import { CONTEXT_VERSES, PROMPT_VERSIONS, RESPONSE_SCHEMAS, buildMessages, loadPrompt, retryMessages, type PromptTemplate, type VerseInContext } from './prompts.js'
 
 /** Which verses to generate. */
@@ -182,7 +182,7 @@ type Verdict =
   | { readonly ok: true; readonly fields: Record<string, string> }
   | { readonly ok: false; readonly reason: string; readonly problems: readonly string[] }
 
-function judge(style: Style, content: { ok: true; value: unknown } | { ok: false; error: string }, verse: VerseRecord): Verdict {
+function judge(style: Style, content: ParsedContent, verse: VerseRecord): Verdict {
   if (!content.ok) return { ok: false, reason: content.error.startsWith('the model refused') ? 'the model refused' : 'answer is not valid JSON', problems: [content.error] }
   const value = content.value
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
