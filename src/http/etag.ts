@@ -26,8 +26,9 @@ export interface Representation {
 }
 
 /**
- * A bounded cache of serialized representations, least recently used evicted first, so
- * that the hot path serializes and hashes each (verse, style) once.
+ * A bounded cache of serialized representations, oldest first out, so that the hot path
+ * serializes and hashes each (verse, style) once. A hit costs one Map lookup; the capacity is
+ * chosen to hold every entry, so the eviction order hardly matters.
  */
 export class RepresentationCache {
   private readonly entries = new Map<string, Representation>()
@@ -37,12 +38,7 @@ export class RepresentationCache {
   /** The cached representation for `key`, building (and caching) it on a miss. */
   get(key: string, build: () => string): Representation {
     const hit = this.entries.get(key)
-    if (hit !== undefined) {
-      // Re-insert so that Map order tracks recency.
-      this.entries.delete(key)
-      this.entries.set(key, hit)
-      return hit
-    }
+    if (hit !== undefined) return hit
     const body = build()
     const entry = { body, etag: etagOf(body) }
     this.entries.set(key, entry)

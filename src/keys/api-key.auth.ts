@@ -6,7 +6,7 @@ import type { FastifyRequest } from 'fastify'
 import { AppError } from '../errors.js'
 import { credentialOf, WWW_AUTHENTICATE } from './credentials.js'
 import { hostAllowed, hostOf } from './domains.js'
-import type { KeyVerifier } from './key-verifier.js'
+import type { KeyCheck, KeyVerifier } from './key-verifier.js'
 import type { KeyRecord } from './keys.repository.js'
 
 declare module 'fastify' {
@@ -23,10 +23,25 @@ const REASONS = {
 } as const
 
 /**
+ * The verified key of a request, without a promise when the answer is in memory (the common
+ * case); undefined when the database must be asked (use `authenticateApiKey`).
+ * @throws AppError missing_credentials (401), invalid_api_key or domain_not_allowed (403).
+ */
+export function authenticateApiKeyCached(request: FastifyRequest, verifier: KeyVerifier): KeyRecord | undefined {
+  const presented = presentedKey(request)
+  const result = verifier.verifyCached(presented)
+  return result === undefined ? undefined : accept(request, result)
+}
+
+/**
  * The verified key of a request.
  * @throws AppError missing_credentials (401), invalid_api_key or domain_not_allowed (403).
  */
 export async function authenticateApiKey(request: FastifyRequest, verifier: KeyVerifier): Promise<KeyRecord> {
+  return checkKey(request, verifier, presentedKey(request))
+}
+
+function presentedKey(request: FastifyRequest): string {
   const credential = credentialOf(request.headers)
   if (credential === undefined) {
     throw new AppError('missing_credentials', 'An API key is required: send X-API-Key: <key> or Authorization: Bearer <key>.', {
@@ -34,12 +49,16 @@ export async function authenticateApiKey(request: FastifyRequest, verifier: KeyV
     })
   }
   if (credential.kind !== 'api-key') throw new AppError('invalid_api_key', REASONS.malformed)
-  return checkKey(request, verifier, credential.value)
+  return credential.value
 }
 
 /** Verifies a presented key and its domain restriction. */
 export async function checkKey(request: FastifyRequest, verifier: KeyVerifier, presented: string): Promise<KeyRecord> {
-  const result = await verifier.verify(presented)
+  return accept(request, await verifier.verify(presented))
+}
+
+/** Turns a verification result into the key, enforcing its domain restriction. */
+function accept(request: FastifyRequest, result: KeyCheck): KeyRecord {
   if (!result.ok) throw new AppError('invalid_api_key', REASONS[result.reason])
   const key = result.key
   if (key.allowedDomains.length > 0) {

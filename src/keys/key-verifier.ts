@@ -30,9 +30,21 @@ export class KeyVerifier {
     private readonly options: { readonly pollIntervalMs: number; readonly now: () => number; readonly logger: Pick<FastifyBaseLogger, 'error'> },
   ) {}
 
+  /**
+   * The answer from memory alone, when there is one (a malformed key, or a cached one); the
+   * hot path uses it to skip a promise.
+   */
+  verifyCached(presented: string): KeyCheck | undefined {
+    if (!isWellFormedKey(presented)) return { ok: false, reason: 'malformed' }
+    const record = this.byHash.get(hashKey(presented))
+    if (record === undefined) return undefined
+    return record.revokedAt === null ? { ok: true, key: record } : { ok: false, reason: 'revoked' }
+  }
+
   /** Checks a presented key: shape and checksum first, then the cache, then the database. */
   async verify(presented: string): Promise<KeyCheck> {
-    if (!isWellFormedKey(presented)) return { ok: false, reason: 'malformed' }
+    const cached = this.verifyCached(presented)
+    if (cached !== undefined) return cached
     const hash = hashKey(presented)
     let record = this.byHash.get(hash)
     if (record === undefined) {

@@ -29,12 +29,21 @@ const MAX_ATTEMPTS = 3
 
 /** Quota rules over a counter backend. */
 export class QuotaService {
+  // The current month, recomputed only when the clock leaves it (the hot path asks every time).
+  private month: MonthPeriod | undefined
+
   constructor(
     private readonly counter: QuotaCounter,
     private readonly usage: UsageService,
     private readonly quotas: QuotaConfig,
     private readonly clock: Clock,
   ) {}
+
+  private periodAt(now: Date): MonthPeriod {
+    const time = now.getTime()
+    if (this.month === undefined || time < this.month.start.getTime() || time >= this.month.end.getTime()) this.month = monthPeriod(now)
+    return this.month
+  }
 
   /** The monthly allowance of a key. */
   limitOf(key: KeyRecord): number {
@@ -44,7 +53,7 @@ export class QuotaService {
   /** The key's current quota, without counting anything. */
   async state(key: KeyRecord): Promise<QuotaState> {
     const now = this.clock.now()
-    const period = monthPeriod(now)
+    const period = this.periodAt(now)
     const used = (await this.counter.peek(key.id, period.id)) ?? (await this.rebuild(key, period))
     return this.describe(key, period, used, now)
   }
@@ -55,7 +64,7 @@ export class QuotaService {
    */
   async consume(key: KeyRecord, endpoint: CountedEndpoint, style: string): Promise<ConsumeOutcome> {
     const now = this.clock.now()
-    const period = monthPeriod(now)
+    const period = this.periodAt(now)
     const limit = this.limitOf(key)
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const result = await this.counter.consume(key.id, period.id, limit)
@@ -65,7 +74,7 @@ export class QuotaService {
       }
       if (result.status === 'exhausted') return { allowed: false, state: this.describe(key, period, result.count, now) }
       try {
-        this.usage.record(key.id, period.id, endpoint, style)
+        await this.usage.record(key.id, period.id, endpoint, style)
       } catch (error) {
         // Not recorded means not served: give the unit back so the count stays exact.
         await this.counter.refund(key.id, period.id)

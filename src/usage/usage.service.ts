@@ -37,9 +37,9 @@ export class UsageService {
     return replayed
   }
 
-  /** Records one counted query durably (journal) before its response is sent. */
-  record(keyId: string, period: string, endpoint: CountedEndpoint, style: string): void {
-    this.journal.append(keyId, period, endpoint, style)
+  /** Records one counted query durably (journal); the caller sends its response once this resolves. */
+  async record(keyId: string, period: string, endpoint: CountedEndpoint, style: string): Promise<void> {
+    await this.journal.append(keyId, period, endpoint, style)
   }
 
   /** Adds every journalled entry to the ledger; one flush at a time. */
