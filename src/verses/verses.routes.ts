@@ -120,7 +120,7 @@ export function registerVerseRoutes(app: FastifyInstance, deps: VerseRouteDeps):
 }
 
 function setHeaders(reply: FastifyReply, headers: Record<string, string>): void {
-  for (const [name, value] of Object.entries(headers)) reply.header(name, value)
+  reply.headers(headers)
 }
 
 function quotaExceeded(quotas: QuotaService, state: QuotaState): AppError {
