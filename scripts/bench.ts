@@ -15,6 +15,8 @@ import { projectPath } from '../src/infra/paths.js'
 
 const CONNECTIONS = 50
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 10)
+/** Rounds of (server, baseline) pairs; alternating them cancels most of the drift of a shared machine. */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2)
 const WARMUP_S = 3
 const TARGET_RATIO = 0.75
 
@@ -59,27 +61,57 @@ async function load(url: string, paths: readonly string[], headers: Record<strin
   })
 }
 
-interface Measured {
+/** Figures of one target over all rounds. */
+interface Figures {
   readonly label: string
-  readonly result: autocannon.Result
+  readonly reqPerSec: number
+  readonly p99: number
+  readonly errors: number
   readonly rssMiB: number
-  readonly startupMs: number
 }
 
-/** Starts the compiled server with `env`, loads it with a real key, and stops it. */
-async function measureServer(label: string, env: NodeJS.ProcessEnv, port: number, key: string, paths: readonly string[]): Promise<Measured> {
+/** Loads `url` for one round and adds the result to `into`. */
+async function round(url: string, paths: readonly string[], headers: Record<string, string>, into: autocannon.Result[]): Promise<void> {
+  into.push(await load(url, paths, headers, DURATION_S))
+}
+
+function figures(label: string, results: readonly autocannon.Result[], pid: number | undefined): Figures {
+  return {
+    label,
+    reqPerSec: results.reduce((sum, r) => sum + r.requests.average, 0) / results.length,
+    p99: Math.max(...results.map((r) => r.latency.p99)),
+    errors: results.reduce((sum, r) => sum + r.errors + r.non2xx, 0),
+    rssMiB: peakRssMiB(pid ?? 0),
+  }
+}
+
+/**
+ * Starts the compiled server with `env` beside the baseline, and measures both in alternating
+ * rounds with a real key (alternation cancels most of the drift of a shared machine).
+ */
+async function measure(label: string, env: NodeJS.ProcessEnv, port: number, baseUrl: string, basePid: number | undefined, key: string, paths: readonly string[]): Promise<{ server: Figures; bare: Figures; startupMs: number }> {
   const ready = answers(`http://127.0.0.1:${port}/readyz`)
   const server = await spawnUntil(process.execPath, [projectPath('dist', 'src', 'server.js')], { ...env, PORT: String(port) }, ready)
   try {
     const url = `http://127.0.0.1:${port}`
     const headers = { 'x-api-key': key }
     await load(url, paths, headers, WARMUP_S)
-    const result = await load(url, paths, headers, DURATION_S)
-    return { label, result, rssMiB: peakRssMiB(server.process.pid ?? 0), startupMs: server.startupMs }
+    await load(baseUrl, ['/'], {}, WARMUP_S)
+    const served: autocannon.Result[] = []
+    const bare: autocannon.Result[] = []
+    for (let i = 0; i < ROUNDS; i++) {
+      await round(url, paths, headers, served)
+      await round(baseUrl, ['/'], {}, bare)
+    }
+    return { server: figures(label, served, server.process.pid), bare: figures('bare node:http', bare, basePid), startupMs: server.startupMs }
   } finally {
     server.process.kill('SIGTERM')
     await new Promise((r) => server.process.once('exit', r))
   }
+}
+
+function line(f: Figures, ratio?: number): string {
+  return `  ${f.label.padEnd(18)} ${f.reqPerSec.toFixed(0).padStart(8)} req/s   p99 ${String(f.p99).padStart(4)} ms   peak RSS ${f.rssMiB.toFixed(0).padStart(4)} MiB${ratio === undefined ? '' : `   ratio ${ratio.toFixed(2)}   non-2xx/errors ${f.errors}`}`
 }
 
 async function main(): Promise<void> {
@@ -118,32 +150,24 @@ async function main(): Promise<void> {
     sampleServer.process.kill('SIGTERM')
     await new Promise((r) => sampleServer.process.once('exit', r))
 
-    const runs: Measured[] = [await measureServer('verse, embedded', env, port, key, paths)]
-    const redisUrl = process.env.REDIS_URL
-    if (redisUrl !== undefined && redisUrl !== '') runs.push(await measureServer('verse, Redis', { ...env, REDIS_URL: redisUrl }, port, key, paths))
-
     const baseline = await spawnUntil(process.execPath, [projectPath('dist', 'scripts', 'bench-baseline.js'), String(basePort), bodyFile], {}, answers(`http://127.0.0.1:${basePort}/`))
-    let bare: autocannon.Result
-    let bareRss: number
+    const baseUrl = `http://127.0.0.1:${basePort}`
     try {
-      await load(`http://127.0.0.1:${basePort}`, ['/'], {}, WARMUP_S)
-      bare = await load(`http://127.0.0.1:${basePort}`, ['/'], {}, DURATION_S)
-      bareRss = peakRssMiB(baseline.process.pid ?? 0)
-    } finally {
-      baseline.process.kill('SIGTERM')
-    }
-
-    console.log(`\nPlainverse benchmark: ${CONNECTIONS} connections, ${DURATION_S} s each, autocannon, LOG_LEVEL=warn, real API key, auth and metering on`)
-    for (const run of runs) {
-      const errors = run.result.errors + run.result.non2xx
-      console.log(`  ${run.label.padEnd(18)} ${run.result.requests.average.toFixed(0).padStart(8)} req/s   p99 ${String(run.result.latency.p99).padStart(4)} ms   peak RSS ${run.rssMiB.toFixed(0)} MiB   ratio ${(run.result.requests.average / bare.requests.average).toFixed(2)}   non-2xx/errors ${errors}`)
-    }
-    console.log(`  ${'bare node:http'.padEnd(18)} ${bare.requests.average.toFixed(0).padStart(8)} req/s   p99 ${String(bare.latency.p99).padStart(4)} ms   peak RSS ${bareRss.toFixed(0)} MiB`)
-    const embedded = runs[0]
-    if (embedded !== undefined) {
-      const ratio = embedded.result.requests.average / bare.requests.average
+      const embedded = await measure('verse, embedded', env, port, baseUrl, baseline.process.pid, key, paths)
+      const redisUrl = process.env.REDIS_URL
+      const redis = redisUrl !== undefined && redisUrl !== '' ? await measure('verse, Redis', { ...env, REDIS_URL: redisUrl }, port, baseUrl, baseline.process.pid, key, paths) : undefined
+      const ratio = embedded.server.reqPerSec / embedded.bare.reqPerSec
+      console.log(`\nPlainverse benchmark: ${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${DURATION_S} s per target, autocannon, LOG_LEVEL=warn, real API key, auth and metering on`)
+      console.log(line(embedded.server, ratio))
+      console.log(line(embedded.bare))
+      if (redis !== undefined) {
+        console.log(line(redis.server, redis.server.reqPerSec / redis.bare.reqPerSec))
+        console.log(line({ ...redis.bare, label: 'bare (Redis run)' }))
+      }
       console.log(`  ratio (embedded)   ${ratio.toFixed(2)} (target >= ${TARGET_RATIO}: ${ratio >= TARGET_RATIO ? 'met' : 'NOT met'})`)
       console.log(`  start-up to ready  ${embedded.startupMs.toFixed(0)} ms (embedded PGlite, 31,102 verses loaded; target < 2000 ms)`)
+    } finally {
+      baseline.process.kill('SIGTERM')
     }
   } finally {
     rmSync(dataDir, { recursive: true, force: true })

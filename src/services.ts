@@ -13,7 +13,6 @@ import { KeysService } from './keys/keys.service.js'
 import type { QuotaCounter } from './quotas/counter.js'
 import { MemoryQuotaCounter } from './quotas/memory-counter.js'
 import { QuotaService } from './quotas/quota.service.js'
-import { createRedis, RedisQuotaCounter } from './quotas/redis-counter.js'
 import type { Stores } from './startup.js'
 import { UsageJournal } from './usage/usage.journal.js'
 import { UsageRepository } from './usage/usage.repository.js'
@@ -51,6 +50,15 @@ export interface ServiceDeps {
   readonly journalDir: string
 }
 
+/** The Redis counter, loaded only when configured (ioredis is not needed on the embedded default). */
+async function redisCounter(url: string, clock: Clock, logger: ServiceDeps['logger']): Promise<QuotaCounter> {
+  const { createRedis, RedisQuotaCounter } = await import('./quotas/redis-counter.js')
+  return new RedisQuotaCounter(createRedis(url, (error) => logger.warn({ err: error }, 'redis connection error')), {
+    prefix: 'plainverse:',
+    now: () => clock.now().getTime(),
+  })
+}
+
 /**
  * Builds the services and replays any usage an earlier run journalled but did not flush.
  * @example const services = await createServices({ config, database, stores, clock: systemClock, logger, journalDir: config.dataDir })
@@ -60,10 +68,7 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
   const counter: QuotaCounter =
     config.redisUrl === undefined
       ? new MemoryQuotaCounter({ now: () => clock.now().getTime() })
-      : new RedisQuotaCounter(createRedis(config.redisUrl, (error) => logger.warn({ err: error }, 'redis connection error')), {
-          prefix: 'plainverse:',
-          now: () => clock.now().getTime(),
-        })
+      : await redisCounter(config.redisUrl, clock, logger)
   const journal = new UsageJournal(deps.journalDir)
   const usage = new UsageService(new UsageRepository(database.db), journal, logger)
   const replayed = await usage.recover()

@@ -7,11 +7,16 @@ import type { FastifyInstance } from 'fastify'
 const EXPOSED = ['ETag', 'RateLimit', 'RateLimit-Policy', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'WWW-Authenticate'].join(', ')
 const ALLOWED_HEADERS = 'X-API-Key, Authorization, If-None-Match, Content-Type'
 
-/** Adds CORS headers to every /api/v1 response. */
+/**
+ * Adds CORS headers to /api/v1 responses to cross-origin requests (those with an `Origin`
+ * header; the answer does not depend on which origin, so no `Vary` is needed).
+ */
 export function installCors(app: FastifyInstance): void {
   // A callback hook, not an async one: it runs on every request and needs no promise.
   app.addHook('onRequest', (request, reply, done) => {
-    if (request.url.startsWith('/api/v1/')) reply.header('access-control-allow-origin', '*').header('access-control-expose-headers', EXPOSED)
+    if (request.headers.origin !== undefined && request.url.startsWith('/api/v1/')) {
+      reply.header('access-control-allow-origin', '*').header('access-control-expose-headers', EXPOSED)
+    }
     done()
   })
 }

@@ -194,13 +194,14 @@ t.test('CORS', async (t) => {
     t.equal(bare.statusCode, 204, 'any slug, and no CORS request headers needed')
   })
 
-  t.test('responses carry Access-Control-Allow-Origin and expose the rate-limit headers', async (t) => {
+  t.test('cross-origin responses carry Access-Control-Allow-Origin and expose the rate-limit headers', async (t) => {
     const exposedRateLimit = ['ratelimit', 'ratelimit-policy', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after', 'etag']
+    const origin = 'https://somewhere.example'
     const responses: Array<[string, LightMyRequestResponse]> = [
-      ['200', await call(t, app, { url: VERSE, headers: { 'x-api-key': key, origin: 'https://somewhere.example' } })],
-      ['200 Bearer', await call(t, app, { url: VERSE, headers: { authorization: `Bearer ${key}` } })],
-      ['404', await call(t, app, { url: '/api/v1/verse/john-3-99', headers: { 'x-api-key': key } })],
-      ['400', await call(t, app, { url: `${VERSE}?style=formal`, headers: { 'x-api-key': key } })],
+      ['200', await call(t, app, { url: VERSE, headers: { 'x-api-key': key, origin } })],
+      ['200 Bearer', await call(t, app, { url: VERSE, headers: { authorization: `Bearer ${key}`, origin } })],
+      ['404', await call(t, app, { url: '/api/v1/verse/john-3-99', headers: { 'x-api-key': key, origin } })],
+      ['400', await call(t, app, { url: `${VERSE}?style=formal`, headers: { 'x-api-key': key, origin } })],
     ]
     for (const [label, res] of responses) {
       t.ok(res.headers['access-control-allow-origin'], `${label}: Access-Control-Allow-Origin`)
@@ -209,12 +210,14 @@ t.test('CORS', async (t) => {
       t.type(res.headers['ratelimit'], 'string', `${label}: carries RateLimit`)
     }
     const errors: Array<[string, LightMyRequestResponse]> = [
-      ['401', await call(t, app, { url: VERSE })],
-      ['403', await call(t, app, { url: VERSE, headers: { 'x-api-key': generateKey() } })],
+      ['401', await call(t, app, { url: VERSE, headers: { origin } })],
+      ['403', await call(t, app, { url: VERSE, headers: { 'x-api-key': generateKey(), origin } })],
     ]
     for (const [label, res] of errors) {
       t.ok(res.headers['access-control-allow-origin'], `${label}: browsers can read the error`)
       t.ok(listOf(res.headers['access-control-expose-headers']).includes('www-authenticate'), `${label}: exposes WWW-Authenticate`)
     }
+    const sameOrigin = await call(t, app, { url: VERSE, headers: { 'x-api-key': key } })
+    t.equal(sameOrigin.headers['access-control-allow-origin'], undefined, 'a request without Origin (not a browser cross-origin call) gets no CORS headers')
   })
 })
