@@ -27,6 +27,51 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/narratives": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the gospel narratives
+         * @description The 548 narratives in canonical order (Matthew, Mark, Luke, John, then text order),
+         *     optionally filtered by Gospel and by words of the title (every word must appear, any
+         *     case). Paginated with an opaque cursor. Not counted against the quota.
+         */
+        get: operations["listNarratives"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/narratives/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One narrative with its verses, content and parallels
+         * @description The narrative's title, Gospel, reference, its verses in order (each shaped like the verse
+         *     resource, with the requested styles and attribution), its content in the requested
+         *     styles, and its parallels in the other Gospels. Counts as one query (endpoint
+         *     `narrative`), with the same rate-limit headers and order of checks as the verse endpoint.
+         */
+        get: operations["getNarrative"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/keys": {
         parameters: {
             query?: never;
@@ -258,6 +303,58 @@ export interface components {
             casual?: components["schemas"]["CasualStyle"];
             available_styles: components["schemas"]["AvailableStyles"];
             attribution: components["schemas"]["Attribution"];
+            narrative?: components["schemas"]["NarrativeRef"];
+        };
+        /** @description Extension field, present on every verse of the four Gospels; the narrative the verse belongs to. */
+        NarrativeRef: {
+            slug: string;
+            title: string;
+        };
+        NarrativeSummary: {
+            slug: string;
+            title: string;
+            /** @enum {string} */
+            gospel: "matthew" | "mark" | "luke" | "john";
+            /** @description e.g. "Matthew 14:13-21" or "Luke 1:1-2:7". */
+            reference: string;
+            /** @description Position within its Gospel. */
+            order: number;
+            verse_count: number;
+            /** @description Slugs of the narratives in other Gospels that tell the same event or teaching. */
+            parallels: string[];
+        };
+        NarrativeList: {
+            /** @description How many narratives match (548 with no filter). */
+            total: number;
+            data: components["schemas"]["NarrativeSummary"][];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            next_cursor: string | null;
+        };
+        NarrativeStyle: {
+            /** @description 2 to 4 sentences. */
+            summary: string | null;
+            bottom_line: string | null;
+            provenance: components["schemas"]["Provenance"];
+        };
+        Narrative: {
+            slug: string;
+            title: string;
+            /** @enum {string} */
+            gospel: "matthew" | "mark" | "luke" | "john";
+            reference: string;
+            order: number;
+            verse_count: number;
+            /** @description The narrative's own content in the requested styles (null fields when none is stored). */
+            content: {
+                faithful?: components["schemas"]["NarrativeStyle"];
+                casual?: components["schemas"]["NarrativeStyle"];
+            };
+            verses: components["schemas"]["Verse"][];
+            parallels: {
+                slug: string;
+                title: string;
+                reference: string;
+            }[];
         };
         /** @description Precise modern English that keeps the structure of the original. Present when `style` is `faithful` or `all`. Fields with no stored content are null. */
         FaithfulStyle: {
@@ -463,7 +560,7 @@ export interface components {
          * @description Stable machine-readable error codes.
          * @enum {string}
          */
-        ErrorCode: "invalid_parameter" | "missing_credentials" | "invalid_token" | "invalid_api_key" | "domain_not_allowed" | "verse_not_found" | "book_not_found" | "key_not_found" | "not_found" | "method_not_allowed" | "key_limit_reached" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "internal_error" | "not_ready" | "sign_in_not_configured";
+        ErrorCode: "invalid_parameter" | "missing_credentials" | "invalid_token" | "invalid_api_key" | "domain_not_allowed" | "verse_not_found" | "book_not_found" | "narrative_not_found" | "key_not_found" | "not_found" | "method_not_allowed" | "key_limit_reached" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "internal_error" | "not_ready" | "sign_in_not_configured";
         Health: {
             /** @enum {string} */
             status: "ok";
@@ -704,6 +801,82 @@ export interface operations {
                 };
                 content?: never;
             };
+        };
+    };
+    listNarratives: {
+        parameters: {
+            query?: {
+                gospel?: "matthew" | "mark" | "luke" | "john";
+                /** @description Words of the title, e.g. `sower` or `five thousand`. */
+                q?: string;
+                /** @description Page size, 1 to 100 (default 50). */
+                limit?: string;
+                /** @description The `next_cursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of narratives. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NarrativeList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["MissingCredentials"];
+            403: components["responses"]["KeyForbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getNarrative: {
+        parameters: {
+            query?: {
+                /** @description Which styles to include. `all` includes both and still counts as one query. */
+                style?: components["parameters"]["Style"];
+            };
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The narrative. Counts as one query. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Narrative"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["MissingCredentials"];
+            403: components["responses"]["KeyForbidden"];
+            /** @description No narrative has this slug (code `narrative_not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["QuotaExceeded"];
+            500: components["responses"]["InternalError"];
         };
     };
     listKeys: {

@@ -250,6 +250,23 @@ export const routes = {
                   "description": "Licence statement (ATTRIBUTION_LICENSE); by default it states that an active API subscription is required."
                 }
               }
+            },
+            "narrative": {
+              "type": "object",
+              "description": "Extension field, present on every verse of the four Gospels; the narrative the verse belongs to.",
+              "required": [
+                "slug",
+                "title"
+              ],
+              "additionalProperties": false,
+              "properties": {
+                "slug": {
+                  "type": "string"
+                },
+                "title": {
+                  "type": "string"
+                }
+              }
             }
           }
         }
@@ -270,6 +287,579 @@ export const routes = {
         "required": [
           "slug"
         ]
+      }
+    }
+  },
+  "listNarratives": {
+    "method": "GET",
+    "url": "/api/v1/narratives",
+    "schema": {
+      "querystring": {
+        "type": "object",
+        "properties": {
+          "gospel": {
+            "type": "string",
+            "enum": [
+              "matthew",
+              "mark",
+              "luke",
+              "john"
+            ]
+          },
+          "q": {
+            "type": "string",
+            "maxLength": 200
+          },
+          "limit": {
+            "type": "string",
+            "pattern": "^(100|[1-9][0-9]?)$",
+            "default": "50"
+          },
+          "cursor": {
+            "type": "string",
+            "maxLength": 200
+          }
+        },
+        "required": [],
+        "additionalProperties": true
+      },
+      "response": {
+        "200": {
+          "type": "object",
+          "required": [
+            "total",
+            "data",
+            "next_cursor"
+          ],
+          "additionalProperties": false,
+          "properties": {
+            "total": {
+              "type": "integer",
+              "description": "How many narratives match (548 with no filter)."
+            },
+            "data": {
+              "type": "array",
+              "items": {
+                "type": "object",
+                "required": [
+                  "slug",
+                  "title",
+                  "gospel",
+                  "reference",
+                  "order",
+                  "verse_count",
+                  "parallels"
+                ],
+                "additionalProperties": false,
+                "properties": {
+                  "slug": {
+                    "type": "string",
+                    "pattern": "^(matthew|mark|luke|john)-[a-z0-9]+(-[a-z0-9]+)*$"
+                  },
+                  "title": {
+                    "type": "string"
+                  },
+                  "gospel": {
+                    "type": "string",
+                    "enum": [
+                      "matthew",
+                      "mark",
+                      "luke",
+                      "john"
+                    ]
+                  },
+                  "reference": {
+                    "type": "string",
+                    "description": "e.g. \"Matthew 14:13-21\" or \"Luke 1:1-2:7\"."
+                  },
+                  "order": {
+                    "type": "integer",
+                    "minimum": 1,
+                    "description": "Position within its Gospel."
+                  },
+                  "verse_count": {
+                    "type": "integer",
+                    "minimum": 1
+                  },
+                  "parallels": {
+                    "type": "array",
+                    "description": "Slugs of the narratives in other Gospels that tell the same event or teaching.",
+                    "items": {
+                      "type": "string"
+                    }
+                  }
+                }
+              }
+            },
+            "next_cursor": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "description": "Pass as `cursor` for the next page; null on the last page."
+            }
+          }
+        }
+      }
+    }
+  },
+  "getNarrative": {
+    "method": "GET",
+    "url": "/api/v1/narratives/:slug",
+    "schema": {
+      "params": {
+        "type": "object",
+        "properties": {
+          "slug": {
+            "type": "string"
+          }
+        },
+        "required": [
+          "slug"
+        ]
+      },
+      "querystring": {
+        "type": "object",
+        "properties": {
+          "style": {
+            "type": "string",
+            "enum": [
+              "faithful",
+              "casual",
+              "all"
+            ],
+            "default": "faithful"
+          }
+        },
+        "required": [],
+        "additionalProperties": true
+      },
+      "response": {
+        "200": {
+          "type": "object",
+          "required": [
+            "slug",
+            "title",
+            "gospel",
+            "reference",
+            "order",
+            "verse_count",
+            "content",
+            "verses",
+            "parallels"
+          ],
+          "additionalProperties": false,
+          "properties": {
+            "slug": {
+              "type": "string"
+            },
+            "title": {
+              "type": "string"
+            },
+            "gospel": {
+              "type": "string",
+              "enum": [
+                "matthew",
+                "mark",
+                "luke",
+                "john"
+              ]
+            },
+            "reference": {
+              "type": "string"
+            },
+            "order": {
+              "type": "integer"
+            },
+            "verse_count": {
+              "type": "integer"
+            },
+            "content": {
+              "type": "object",
+              "description": "The narrative's own content in the requested styles (null fields when none is stored).",
+              "additionalProperties": false,
+              "properties": {
+                "faithful": {
+                  "type": "object",
+                  "required": [
+                    "summary",
+                    "bottom_line",
+                    "provenance"
+                  ],
+                  "additionalProperties": false,
+                  "properties": {
+                    "summary": {
+                      "type": [
+                        "string",
+                        "null"
+                      ],
+                      "description": "2 to 4 sentences."
+                    },
+                    "bottom_line": {
+                      "type": [
+                        "string",
+                        "null"
+                      ]
+                    },
+                    "provenance": {
+                      "description": "Extension field: how this style's text was made, so that scripture (`kjv_text`) can\nalways be told from derived text. `curated`: written and reviewed in the Plainverse\nrepository; `generated`: written by a language model (`model`) with a versioned prompt,\nvalidated before storing; `modernized`: the deterministic modernizer's rendering of the\nKJV (faithful `simplified_text` only). Null when the style has no content for the verse.\nWhen several exist, curated wins over generated over modernized.\n",
+                      "oneOf": [
+                        {
+                          "type": "null"
+                        },
+                        {
+                          "type": "object",
+                          "required": [
+                            "method",
+                            "model",
+                            "prompt_version"
+                          ],
+                          "additionalProperties": false,
+                          "properties": {
+                            "method": {
+                              "type": "string",
+                              "enum": [
+                                "curated",
+                                "generated",
+                                "modernized"
+                              ]
+                            },
+                            "model": {
+                              "type": [
+                                "string",
+                                "null"
+                              ],
+                              "description": "The language model, for generated content."
+                            },
+                            "prompt_version": {
+                              "type": "string",
+                              "description": "The prompt (or modernizer) version that produced it."
+                            }
+                          }
+                        }
+                      ]
+                    }
+                  }
+                },
+                "casual": {
+                  "type": "object",
+                  "required": [
+                    "summary",
+                    "bottom_line",
+                    "provenance"
+                  ],
+                  "additionalProperties": false,
+                  "properties": {
+                    "summary": {
+                      "type": [
+                        "string",
+                        "null"
+                      ],
+                      "description": "2 to 4 sentences."
+                    },
+                    "bottom_line": {
+                      "type": [
+                        "string",
+                        "null"
+                      ]
+                    },
+                    "provenance": {
+                      "description": "Extension field: how this style's text was made, so that scripture (`kjv_text`) can\nalways be told from derived text. `curated`: written and reviewed in the Plainverse\nrepository; `generated`: written by a language model (`model`) with a versioned prompt,\nvalidated before storing; `modernized`: the deterministic modernizer's rendering of the\nKJV (faithful `simplified_text` only). Null when the style has no content for the verse.\nWhen several exist, curated wins over generated over modernized.\n",
+                      "oneOf": [
+                        {
+                          "type": "null"
+                        },
+                        {
+                          "type": "object",
+                          "required": [
+                            "method",
+                            "model",
+                            "prompt_version"
+                          ],
+                          "additionalProperties": false,
+                          "properties": {
+                            "method": {
+                              "type": "string",
+                              "enum": [
+                                "curated",
+                                "generated",
+                                "modernized"
+                              ]
+                            },
+                            "model": {
+                              "type": [
+                                "string",
+                                "null"
+                              ],
+                              "description": "The language model, for generated content."
+                            },
+                            "prompt_version": {
+                              "type": "string",
+                              "description": "The prompt (or modernizer) version that produced it."
+                            }
+                          }
+                        }
+                      ]
+                    }
+                  }
+                }
+              }
+            },
+            "verses": {
+              "type": "array",
+              "items": {
+                "type": "object",
+                "description": "One verse with its KJV text, the requested styles and attribution.",
+                "required": [
+                  "reference",
+                  "slug",
+                  "kjv_text",
+                  "available_styles",
+                  "attribution"
+                ],
+                "additionalProperties": false,
+                "properties": {
+                  "reference": {
+                    "type": "string",
+                    "description": "Human-readable reference with the KJV book name, e.g. \"1 Corinthians 13:4\"."
+                  },
+                  "slug": {
+                    "type": "string",
+                    "description": "Canonical slug `{book}-{chapter}-{verse}`.",
+                    "pattern": "^[a-z0-9]+(-[a-z0-9]+)*-[1-9][0-9]*-[1-9][0-9]*$"
+                  },
+                  "kjv_text": {
+                    "type": "string",
+                    "description": "The KJV text as plain text (no markup, no pilcrows, single spaces)."
+                  },
+                  "faithful": {
+                    "type": "object",
+                    "description": "Precise modern English that keeps the structure of the original. Present when `style` is `faithful` or `all`. Fields with no stored content are null.",
+                    "required": [
+                      "simplified_text",
+                      "bottom_line",
+                      "historical_context",
+                      "practical_reflection",
+                      "provenance"
+                    ],
+                    "additionalProperties": false,
+                    "properties": {
+                      "simplified_text": {
+                        "type": [
+                          "string",
+                          "null"
+                        ]
+                      },
+                      "bottom_line": {
+                        "type": [
+                          "string",
+                          "null"
+                        ]
+                      },
+                      "historical_context": {
+                        "type": [
+                          "string",
+                          "null"
+                        ]
+                      },
+                      "practical_reflection": {
+                        "type": [
+                          "string",
+                          "null"
+                        ]
+                      },
+                      "provenance": {
+                        "description": "Extension field: how this style's text was made, so that scripture (`kjv_text`) can\nalways be told from derived text. `curated`: written and reviewed in the Plainverse\nrepository; `generated`: written by a language model (`model`) with a versioned prompt,\nvalidated before storing; `modernized`: the deterministic modernizer's rendering of the\nKJV (faithful `simplified_text` only). Null when the style has no content for the verse.\nWhen several exist, curated wins over generated over modernized.\n",
+                        "oneOf": [
+                          {
+                            "type": "null"
+                          },
+                          {
+                            "type": "object",
+                            "required": [
+                              "method",
+                              "model",
+                              "prompt_version"
+                            ],
+                            "additionalProperties": false,
+                            "properties": {
+                              "method": {
+                                "type": "string",
+                                "enum": [
+                                  "curated",
+                                  "generated",
+                                  "modernized"
+                                ]
+                              },
+                              "model": {
+                                "type": [
+                                  "string",
+                                  "null"
+                                ],
+                                "description": "The language model, for generated content."
+                              },
+                              "prompt_version": {
+                                "type": "string",
+                                "description": "The prompt (or modernizer) version that produced it."
+                              }
+                            }
+                          }
+                        ]
+                      }
+                    }
+                  },
+                  "casual": {
+                    "type": "object",
+                    "description": "A conversational modern retelling. Present when `style` is `casual` or `all`. `available` is false when no casual content is stored for the verse.",
+                    "required": [
+                      "simplified_text",
+                      "bottom_line",
+                      "available",
+                      "provenance"
+                    ],
+                    "additionalProperties": false,
+                    "properties": {
+                      "simplified_text": {
+                        "type": [
+                          "string",
+                          "null"
+                        ]
+                      },
+                      "bottom_line": {
+                        "type": [
+                          "string",
+                          "null"
+                        ]
+                      },
+                      "available": {
+                        "type": "boolean"
+                      },
+                      "provenance": {
+                        "description": "Extension field: how this style's text was made, so that scripture (`kjv_text`) can\nalways be told from derived text. `curated`: written and reviewed in the Plainverse\nrepository; `generated`: written by a language model (`model`) with a versioned prompt,\nvalidated before storing; `modernized`: the deterministic modernizer's rendering of the\nKJV (faithful `simplified_text` only). Null when the style has no content for the verse.\nWhen several exist, curated wins over generated over modernized.\n",
+                        "oneOf": [
+                          {
+                            "type": "null"
+                          },
+                          {
+                            "type": "object",
+                            "required": [
+                              "method",
+                              "model",
+                              "prompt_version"
+                            ],
+                            "additionalProperties": false,
+                            "properties": {
+                              "method": {
+                                "type": "string",
+                                "enum": [
+                                  "curated",
+                                  "generated",
+                                  "modernized"
+                                ]
+                              },
+                              "model": {
+                                "type": [
+                                  "string",
+                                  "null"
+                                ],
+                                "description": "The language model, for generated content."
+                              },
+                              "prompt_version": {
+                                "type": "string",
+                                "description": "The prompt (or modernizer) version that produced it."
+                              }
+                            }
+                          }
+                        ]
+                      }
+                    }
+                  },
+                  "available_styles": {
+                    "type": "object",
+                    "description": "Whether each style's `simplified_text` exists for this verse.",
+                    "required": [
+                      "faithful",
+                      "casual"
+                    ],
+                    "additionalProperties": false,
+                    "properties": {
+                      "faithful": {
+                        "type": "boolean"
+                      },
+                      "casual": {
+                        "type": "boolean"
+                      }
+                    }
+                  },
+                  "attribution": {
+                    "type": "object",
+                    "required": [
+                      "source",
+                      "url",
+                      "license"
+                    ],
+                    "additionalProperties": false,
+                    "properties": {
+                      "source": {
+                        "type": "string",
+                        "description": "Name of the content provider (ATTRIBUTION_SOURCE)."
+                      },
+                      "url": {
+                        "type": "string",
+                        "format": "uri",
+                        "description": "The verse's public page, `{PUBLIC_BASE_URL}/{book}/{chapter}/{verse}`."
+                      },
+                      "license": {
+                        "type": "string",
+                        "description": "Licence statement (ATTRIBUTION_LICENSE); by default it states that an active API subscription is required."
+                      }
+                    }
+                  },
+                  "narrative": {
+                    "type": "object",
+                    "description": "Extension field, present on every verse of the four Gospels; the narrative the verse belongs to.",
+                    "required": [
+                      "slug",
+                      "title"
+                    ],
+                    "additionalProperties": false,
+                    "properties": {
+                      "slug": {
+                        "type": "string"
+                      },
+                      "title": {
+                        "type": "string"
+                      }
+                    }
+                  }
+                }
+              }
+            },
+            "parallels": {
+              "type": "array",
+              "items": {
+                "type": "object",
+                "required": [
+                  "slug",
+                  "title",
+                  "reference"
+                ],
+                "additionalProperties": false,
+                "properties": {
+                  "slug": {
+                    "type": "string"
+                  },
+                  "title": {
+                    "type": "string"
+                  },
+                  "reference": {
+                    "type": "string"
+                  }
+                }
+              }
+            }
+          }
+        }
       }
     }
   },
@@ -1132,6 +1722,654 @@ export const componentSchemas = {
           "license": {
             "type": "string",
             "description": "Licence statement (ATTRIBUTION_LICENSE); by default it states that an active API subscription is required."
+          }
+        }
+      },
+      "narrative": {
+        "type": "object",
+        "description": "Extension field, present on every verse of the four Gospels; the narrative the verse belongs to.",
+        "required": [
+          "slug",
+          "title"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "slug": {
+            "type": "string"
+          },
+          "title": {
+            "type": "string"
+          }
+        }
+      }
+    }
+  },
+  "NarrativeRef": {
+    "type": "object",
+    "description": "Extension field, present on every verse of the four Gospels; the narrative the verse belongs to.",
+    "required": [
+      "slug",
+      "title"
+    ],
+    "additionalProperties": false,
+    "properties": {
+      "slug": {
+        "type": "string"
+      },
+      "title": {
+        "type": "string"
+      }
+    }
+  },
+  "NarrativeSummary": {
+    "type": "object",
+    "required": [
+      "slug",
+      "title",
+      "gospel",
+      "reference",
+      "order",
+      "verse_count",
+      "parallels"
+    ],
+    "additionalProperties": false,
+    "properties": {
+      "slug": {
+        "type": "string",
+        "pattern": "^(matthew|mark|luke|john)-[a-z0-9]+(-[a-z0-9]+)*$"
+      },
+      "title": {
+        "type": "string"
+      },
+      "gospel": {
+        "type": "string",
+        "enum": [
+          "matthew",
+          "mark",
+          "luke",
+          "john"
+        ]
+      },
+      "reference": {
+        "type": "string",
+        "description": "e.g. \"Matthew 14:13-21\" or \"Luke 1:1-2:7\"."
+      },
+      "order": {
+        "type": "integer",
+        "minimum": 1,
+        "description": "Position within its Gospel."
+      },
+      "verse_count": {
+        "type": "integer",
+        "minimum": 1
+      },
+      "parallels": {
+        "type": "array",
+        "description": "Slugs of the narratives in other Gospels that tell the same event or teaching.",
+        "items": {
+          "type": "string"
+        }
+      }
+    }
+  },
+  "NarrativeList": {
+    "type": "object",
+    "required": [
+      "total",
+      "data",
+      "next_cursor"
+    ],
+    "additionalProperties": false,
+    "properties": {
+      "total": {
+        "type": "integer",
+        "description": "How many narratives match (548 with no filter)."
+      },
+      "data": {
+        "type": "array",
+        "items": {
+          "type": "object",
+          "required": [
+            "slug",
+            "title",
+            "gospel",
+            "reference",
+            "order",
+            "verse_count",
+            "parallels"
+          ],
+          "additionalProperties": false,
+          "properties": {
+            "slug": {
+              "type": "string",
+              "pattern": "^(matthew|mark|luke|john)-[a-z0-9]+(-[a-z0-9]+)*$"
+            },
+            "title": {
+              "type": "string"
+            },
+            "gospel": {
+              "type": "string",
+              "enum": [
+                "matthew",
+                "mark",
+                "luke",
+                "john"
+              ]
+            },
+            "reference": {
+              "type": "string",
+              "description": "e.g. \"Matthew 14:13-21\" or \"Luke 1:1-2:7\"."
+            },
+            "order": {
+              "type": "integer",
+              "minimum": 1,
+              "description": "Position within its Gospel."
+            },
+            "verse_count": {
+              "type": "integer",
+              "minimum": 1
+            },
+            "parallels": {
+              "type": "array",
+              "description": "Slugs of the narratives in other Gospels that tell the same event or teaching.",
+              "items": {
+                "type": "string"
+              }
+            }
+          }
+        }
+      },
+      "next_cursor": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "description": "Pass as `cursor` for the next page; null on the last page."
+      }
+    }
+  },
+  "NarrativeStyle": {
+    "type": "object",
+    "required": [
+      "summary",
+      "bottom_line",
+      "provenance"
+    ],
+    "additionalProperties": false,
+    "properties": {
+      "summary": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "description": "2 to 4 sentences."
+      },
+      "bottom_line": {
+        "type": [
+          "string",
+          "null"
+        ]
+      },
+      "provenance": {
+        "description": "Extension field: how this style's text was made, so that scripture (`kjv_text`) can\nalways be told from derived text. `curated`: written and reviewed in the Plainverse\nrepository; `generated`: written by a language model (`model`) with a versioned prompt,\nvalidated before storing; `modernized`: the deterministic modernizer's rendering of the\nKJV (faithful `simplified_text` only). Null when the style has no content for the verse.\nWhen several exist, curated wins over generated over modernized.\n",
+        "oneOf": [
+          {
+            "type": "null"
+          },
+          {
+            "type": "object",
+            "required": [
+              "method",
+              "model",
+              "prompt_version"
+            ],
+            "additionalProperties": false,
+            "properties": {
+              "method": {
+                "type": "string",
+                "enum": [
+                  "curated",
+                  "generated",
+                  "modernized"
+                ]
+              },
+              "model": {
+                "type": [
+                  "string",
+                  "null"
+                ],
+                "description": "The language model, for generated content."
+              },
+              "prompt_version": {
+                "type": "string",
+                "description": "The prompt (or modernizer) version that produced it."
+              }
+            }
+          }
+        ]
+      }
+    }
+  },
+  "Narrative": {
+    "type": "object",
+    "required": [
+      "slug",
+      "title",
+      "gospel",
+      "reference",
+      "order",
+      "verse_count",
+      "content",
+      "verses",
+      "parallels"
+    ],
+    "additionalProperties": false,
+    "properties": {
+      "slug": {
+        "type": "string"
+      },
+      "title": {
+        "type": "string"
+      },
+      "gospel": {
+        "type": "string",
+        "enum": [
+          "matthew",
+          "mark",
+          "luke",
+          "john"
+        ]
+      },
+      "reference": {
+        "type": "string"
+      },
+      "order": {
+        "type": "integer"
+      },
+      "verse_count": {
+        "type": "integer"
+      },
+      "content": {
+        "type": "object",
+        "description": "The narrative's own content in the requested styles (null fields when none is stored).",
+        "additionalProperties": false,
+        "properties": {
+          "faithful": {
+            "type": "object",
+            "required": [
+              "summary",
+              "bottom_line",
+              "provenance"
+            ],
+            "additionalProperties": false,
+            "properties": {
+              "summary": {
+                "type": [
+                  "string",
+                  "null"
+                ],
+                "description": "2 to 4 sentences."
+              },
+              "bottom_line": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "provenance": {
+                "description": "Extension field: how this style's text was made, so that scripture (`kjv_text`) can\nalways be told from derived text. `curated`: written and reviewed in the Plainverse\nrepository; `generated`: written by a language model (`model`) with a versioned prompt,\nvalidated before storing; `modernized`: the deterministic modernizer's rendering of the\nKJV (faithful `simplified_text` only). Null when the style has no content for the verse.\nWhen several exist, curated wins over generated over modernized.\n",
+                "oneOf": [
+                  {
+                    "type": "null"
+                  },
+                  {
+                    "type": "object",
+                    "required": [
+                      "method",
+                      "model",
+                      "prompt_version"
+                    ],
+                    "additionalProperties": false,
+                    "properties": {
+                      "method": {
+                        "type": "string",
+                        "enum": [
+                          "curated",
+                          "generated",
+                          "modernized"
+                        ]
+                      },
+                      "model": {
+                        "type": [
+                          "string",
+                          "null"
+                        ],
+                        "description": "The language model, for generated content."
+                      },
+                      "prompt_version": {
+                        "type": "string",
+                        "description": "The prompt (or modernizer) version that produced it."
+                      }
+                    }
+                  }
+                ]
+              }
+            }
+          },
+          "casual": {
+            "type": "object",
+            "required": [
+              "summary",
+              "bottom_line",
+              "provenance"
+            ],
+            "additionalProperties": false,
+            "properties": {
+              "summary": {
+                "type": [
+                  "string",
+                  "null"
+                ],
+                "description": "2 to 4 sentences."
+              },
+              "bottom_line": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "provenance": {
+                "description": "Extension field: how this style's text was made, so that scripture (`kjv_text`) can\nalways be told from derived text. `curated`: written and reviewed in the Plainverse\nrepository; `generated`: written by a language model (`model`) with a versioned prompt,\nvalidated before storing; `modernized`: the deterministic modernizer's rendering of the\nKJV (faithful `simplified_text` only). Null when the style has no content for the verse.\nWhen several exist, curated wins over generated over modernized.\n",
+                "oneOf": [
+                  {
+                    "type": "null"
+                  },
+                  {
+                    "type": "object",
+                    "required": [
+                      "method",
+                      "model",
+                      "prompt_version"
+                    ],
+                    "additionalProperties": false,
+                    "properties": {
+                      "method": {
+                        "type": "string",
+                        "enum": [
+                          "curated",
+                          "generated",
+                          "modernized"
+                        ]
+                      },
+                      "model": {
+                        "type": [
+                          "string",
+                          "null"
+                        ],
+                        "description": "The language model, for generated content."
+                      },
+                      "prompt_version": {
+                        "type": "string",
+                        "description": "The prompt (or modernizer) version that produced it."
+                      }
+                    }
+                  }
+                ]
+              }
+            }
+          }
+        }
+      },
+      "verses": {
+        "type": "array",
+        "items": {
+          "type": "object",
+          "description": "One verse with its KJV text, the requested styles and attribution.",
+          "required": [
+            "reference",
+            "slug",
+            "kjv_text",
+            "available_styles",
+            "attribution"
+          ],
+          "additionalProperties": false,
+          "properties": {
+            "reference": {
+              "type": "string",
+              "description": "Human-readable reference with the KJV book name, e.g. \"1 Corinthians 13:4\"."
+            },
+            "slug": {
+              "type": "string",
+              "description": "Canonical slug `{book}-{chapter}-{verse}`.",
+              "pattern": "^[a-z0-9]+(-[a-z0-9]+)*-[1-9][0-9]*-[1-9][0-9]*$"
+            },
+            "kjv_text": {
+              "type": "string",
+              "description": "The KJV text as plain text (no markup, no pilcrows, single spaces)."
+            },
+            "faithful": {
+              "type": "object",
+              "description": "Precise modern English that keeps the structure of the original. Present when `style` is `faithful` or `all`. Fields with no stored content are null.",
+              "required": [
+                "simplified_text",
+                "bottom_line",
+                "historical_context",
+                "practical_reflection",
+                "provenance"
+              ],
+              "additionalProperties": false,
+              "properties": {
+                "simplified_text": {
+                  "type": [
+                    "string",
+                    "null"
+                  ]
+                },
+                "bottom_line": {
+                  "type": [
+                    "string",
+                    "null"
+                  ]
+                },
+                "historical_context": {
+                  "type": [
+                    "string",
+                    "null"
+                  ]
+                },
+                "practical_reflection": {
+                  "type": [
+                    "string",
+                    "null"
+                  ]
+                },
+                "provenance": {
+                  "description": "Extension field: how this style's text was made, so that scripture (`kjv_text`) can\nalways be told from derived text. `curated`: written and reviewed in the Plainverse\nrepository; `generated`: written by a language model (`model`) with a versioned prompt,\nvalidated before storing; `modernized`: the deterministic modernizer's rendering of the\nKJV (faithful `simplified_text` only). Null when the style has no content for the verse.\nWhen several exist, curated wins over generated over modernized.\n",
+                  "oneOf": [
+                    {
+                      "type": "null"
+                    },
+                    {
+                      "type": "object",
+                      "required": [
+                        "method",
+                        "model",
+                        "prompt_version"
+                      ],
+                      "additionalProperties": false,
+                      "properties": {
+                        "method": {
+                          "type": "string",
+                          "enum": [
+                            "curated",
+                            "generated",
+                            "modernized"
+                          ]
+                        },
+                        "model": {
+                          "type": [
+                            "string",
+                            "null"
+                          ],
+                          "description": "The language model, for generated content."
+                        },
+                        "prompt_version": {
+                          "type": "string",
+                          "description": "The prompt (or modernizer) version that produced it."
+                        }
+                      }
+                    }
+                  ]
+                }
+              }
+            },
+            "casual": {
+              "type": "object",
+              "description": "A conversational modern retelling. Present when `style` is `casual` or `all`. `available` is false when no casual content is stored for the verse.",
+              "required": [
+                "simplified_text",
+                "bottom_line",
+                "available",
+                "provenance"
+              ],
+              "additionalProperties": false,
+              "properties": {
+                "simplified_text": {
+                  "type": [
+                    "string",
+                    "null"
+                  ]
+                },
+                "bottom_line": {
+                  "type": [
+                    "string",
+                    "null"
+                  ]
+                },
+                "available": {
+                  "type": "boolean"
+                },
+                "provenance": {
+                  "description": "Extension field: how this style's text was made, so that scripture (`kjv_text`) can\nalways be told from derived text. `curated`: written and reviewed in the Plainverse\nrepository; `generated`: written by a language model (`model`) with a versioned prompt,\nvalidated before storing; `modernized`: the deterministic modernizer's rendering of the\nKJV (faithful `simplified_text` only). Null when the style has no content for the verse.\nWhen several exist, curated wins over generated over modernized.\n",
+                  "oneOf": [
+                    {
+                      "type": "null"
+                    },
+                    {
+                      "type": "object",
+                      "required": [
+                        "method",
+                        "model",
+                        "prompt_version"
+                      ],
+                      "additionalProperties": false,
+                      "properties": {
+                        "method": {
+                          "type": "string",
+                          "enum": [
+                            "curated",
+                            "generated",
+                            "modernized"
+                          ]
+                        },
+                        "model": {
+                          "type": [
+                            "string",
+                            "null"
+                          ],
+                          "description": "The language model, for generated content."
+                        },
+                        "prompt_version": {
+                          "type": "string",
+                          "description": "The prompt (or modernizer) version that produced it."
+                        }
+                      }
+                    }
+                  ]
+                }
+              }
+            },
+            "available_styles": {
+              "type": "object",
+              "description": "Whether each style's `simplified_text` exists for this verse.",
+              "required": [
+                "faithful",
+                "casual"
+              ],
+              "additionalProperties": false,
+              "properties": {
+                "faithful": {
+                  "type": "boolean"
+                },
+                "casual": {
+                  "type": "boolean"
+                }
+              }
+            },
+            "attribution": {
+              "type": "object",
+              "required": [
+                "source",
+                "url",
+                "license"
+              ],
+              "additionalProperties": false,
+              "properties": {
+                "source": {
+                  "type": "string",
+                  "description": "Name of the content provider (ATTRIBUTION_SOURCE)."
+                },
+                "url": {
+                  "type": "string",
+                  "format": "uri",
+                  "description": "The verse's public page, `{PUBLIC_BASE_URL}/{book}/{chapter}/{verse}`."
+                },
+                "license": {
+                  "type": "string",
+                  "description": "Licence statement (ATTRIBUTION_LICENSE); by default it states that an active API subscription is required."
+                }
+              }
+            },
+            "narrative": {
+              "type": "object",
+              "description": "Extension field, present on every verse of the four Gospels; the narrative the verse belongs to.",
+              "required": [
+                "slug",
+                "title"
+              ],
+              "additionalProperties": false,
+              "properties": {
+                "slug": {
+                  "type": "string"
+                },
+                "title": {
+                  "type": "string"
+                }
+              }
+            }
+          }
+        }
+      },
+      "parallels": {
+        "type": "array",
+        "items": {
+          "type": "object",
+          "required": [
+            "slug",
+            "title",
+            "reference"
+          ],
+          "additionalProperties": false,
+          "properties": {
+            "slug": {
+              "type": "string"
+            },
+            "title": {
+              "type": "string"
+            },
+            "reference": {
+              "type": "string"
+            }
           }
         }
       }
@@ -2027,6 +3265,7 @@ export const componentSchemas = {
           "domain_not_allowed",
           "verse_not_found",
           "book_not_found",
+          "narrative_not_found",
           "key_not_found",
           "not_found",
           "method_not_allowed",
@@ -2076,6 +3315,7 @@ export const componentSchemas = {
       "domain_not_allowed",
       "verse_not_found",
       "book_not_found",
+      "narrative_not_found",
       "key_not_found",
       "not_found",
       "method_not_allowed",

@@ -12,6 +12,7 @@ import type { DatabaseHandle } from './infra/database.js'
 import type { Clock } from './infra/clock.js'
 import { registerKeyRoutes } from './keys/keys.routes.js'
 import { registerMetaRoutes } from './meta/meta.routes.js'
+import { registerNarrativeRoutes } from './narratives/narratives.routes.js'
 import type { Services } from './services.js'
 import { registerUsageRoutes } from './usage/usage.routes.js'
 import { registerVerseRoutes } from './verses/verses.routes.js'
@@ -57,6 +58,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await registerIdentity(app, services.identity, config.auth)
 
   registerVerseRoutes(app, { verses: services.verses, keys: services.keyVerifier, quotas: services.quotas })
+  registerNarrativeRoutes(app, { narratives: services.narratives, keys: services.keyVerifier, quotas: services.quotas })
   registerKeyRoutes(app, { keys: services.keys, usage: services.usage, clock })
   registerUsageRoutes(app, { usage: services.usage, quotas: services.quotas, keys: services.keys, verifier: services.keyVerifier, clock })
   await registerMetaRoutes(app, {

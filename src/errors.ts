@@ -24,6 +24,7 @@ export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, CatalogueEntry>> = Obje
   domain_not_allowed: { status: 403, title: 'Domain not allowed', description: "The key is restricted to some domains and the request's Origin (or Referer) is not one of them." },
   verse_not_found: { status: 404, title: 'Verse not found', description: 'No verse of the KJV exists for the slug.' },
   book_not_found: { status: 404, title: 'Book not found', description: 'No book of the KJV matches this name, slug or abbreviation.' },
+  narrative_not_found: { status: 404, title: 'Narrative not found', description: 'No gospel narrative has this slug; list them at /api/v1/narratives.' },
   key_not_found: { status: 404, title: 'Key not found', description: 'No active key with this id belongs to your account.' },
   not_found: { status: 404, title: 'Not found', description: 'No resource exists at this path.' },
   method_not_allowed: { status: 405, title: 'Method not allowed', description: 'The path exists but does not accept this HTTP method; see the Allow header.' },

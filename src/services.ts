@@ -18,6 +18,7 @@ import { UsageJournal } from './usage/usage.journal.js'
 import { UsageRepository } from './usage/usage.repository.js'
 import { UsageService } from './usage/usage.service.js'
 import { VersesService } from './verses/verses.service.js'
+import { NarrativesService } from './narratives/narratives.service.js'
 
 /** How often journalled usage is added to the ledger. */
 const FLUSH_INTERVAL_MS = 1_000
@@ -27,6 +28,7 @@ const KEY_POLL_INTERVAL_MS = 2_000
 /** Every service. */
 export interface Services {
   readonly verses: VersesService
+  readonly narratives: NarrativesService
   readonly keyVerifier: KeyVerifier
   readonly keys: KeysService
   readonly usage: UsageService
@@ -76,8 +78,10 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
   const keysRepository = new KeysRepository(database.db)
   const keyVerifier = new KeyVerifier(keysRepository, { pollIntervalMs: KEY_POLL_INTERVAL_MS, now: () => clock.now().getTime(), logger })
   const keys = new KeysService(keysRepository, keyVerifier, config.quotas)
+  const verses = new VersesService({ verses: deps.stores.verses, content: deps.stores.content, intros: deps.stores.intros, narratives: deps.stores.narratives, config })
   return {
-    verses: new VersesService({ verses: deps.stores.verses, content: deps.stores.content, intros: deps.stores.intros, config }),
+    verses,
+    narratives: new NarrativesService(deps.stores.narratives, verses, deps.stores.narrativeContent),
     keyVerifier,
     keys,
     usage,

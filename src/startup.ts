@@ -15,6 +15,10 @@ import { seedDatabase, type SeedReport } from './seed/seed.service.js'
 /** The committed curated content, one JSONL file per chapter. */
 export const CURATED_DIR = 'db/content/curated'
 import { VerseStore } from './verses/verse.store.js'
+import { findBook, type BookInfo } from './verses/books.js'
+import { NARRATIVES_FILE, readNarratives, type NarrativeStore } from './narratives/narrative.store.js'
+import { NARRATIVE_CONTENT_FILE, readNarrativeContent } from './narratives/narrative-content.js'
+import type { NarrativeContent } from './narratives/narratives.service.js'
 import { VersesRepository } from './verses/verses.repository.js'
 
 /** What preparing the database did. */
@@ -35,10 +39,20 @@ export interface Stores {
   readonly verses: VerseStore
   readonly content: ContentStore
   readonly intros: ReadonlyMap<string, BookIntroduction>
+  readonly narratives: NarrativeStore
+  readonly narrativeContent: ReadonlyMap<string, NarrativeContent>
 }
 
 /** Loads every verse, every piece of content and the book introductions into memory. */
 export async function loadStores(db: Kysely<Database>): Promise<Stores> {
-  const [verses, content] = await Promise.all([new VersesRepository(db).listAll(), new ContentRepository(db).listAll()])
-  return { verses: new VerseStore(verses), content: new ContentStore(content), intros: readBookIntros(projectPath(BOOK_INTROS_FILE)) }
+  const [rows, content] = await Promise.all([new VersesRepository(db).listAll(), new ContentRepository(db).listAll()])
+  const verses = new VerseStore(rows)
+  const narratives = readNarratives(projectPath(NARRATIVES_FILE), (gospel) => verses.chapterVerseCounts(findBook(gospel) as BookInfo))
+  return {
+    verses,
+    content: new ContentStore(content),
+    intros: readBookIntros(projectPath(BOOK_INTROS_FILE)),
+    narratives,
+    narrativeContent: readNarrativeContent(projectPath(NARRATIVE_CONTENT_FILE), narratives),
+  }
 }

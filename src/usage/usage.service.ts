@@ -6,7 +6,7 @@ import type { UsageJournal } from './usage.journal.js'
 import type { LedgerIncrement, LedgerRow, UsageRepository } from './usage.repository.js'
 
 /** Endpoints whose successful responses are counted. */
-export type CountedEndpoint = 'verse'
+export type CountedEndpoint = 'verse' | 'narrative'
 
 /** Usage of some keys in a period, broken down as the account view reports it. */
 export interface UsageBreakdown {

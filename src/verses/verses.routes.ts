@@ -2,12 +2,12 @@
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import type { operations } from '../../generated/api-types.js'
 import { routes } from '../../generated/route-schemas.js'
-import { AppError } from '../errors.js'
 import { preflightHeaders } from '../http/cors.js'
 import { etagOf, ifNoneMatchMatches, type Representation, RepresentationCache } from '../http/etag.js'
-import { authenticateApiKey, authenticateApiKeyCached } from '../keys/api-key.auth.js'
+import { apiKeyHook } from '../keys/api-key.auth.js'
 import type { KeyVerifier } from '../keys/key-verifier.js'
-import type { QuotaService, QuotaState } from '../quotas/quota.service.js'
+import { quotaExceeded, rateLimitHeadersHook, setHeaders } from '../quotas/quota.http.js'
+import type { QuotaService } from '../quotas/quota.service.js'
 import type { VersesService } from './verses.service.js'
 
 type GetVerse = operations['getVerse']['parameters']
@@ -33,38 +33,8 @@ export function registerVerseRoutes(app: FastifyInstance, deps: VerseRouteDeps):
   app.route<{ Params: GetVerse['path']; Querystring: Required<NonNullable<GetVerse['query']>> }>({
     ...routes.getVerse,
     // Authentication runs before validation: a request without a valid key learns nothing else.
-    // A callback hook with a synchronous fast path: a cached key costs no promise.
-    onRequest: (request, _reply, done) => {
-      let cached
-      try {
-        cached = authenticateApiKeyCached(request, keys)
-      } catch (error) {
-        return done(error as Error)
-      }
-      if (cached !== undefined) {
-        request.apiKey = cached
-        return done()
-      }
-      authenticateApiKey(request, keys).then(
-        (key) => {
-          request.apiKey = key
-          done()
-        },
-        (error: Error) => done(error),
-      )
-    },
-    // Responses that ended before the quota was looked at (e.g. a 400) still describe it. A
-    // callback hook, so that the common case (headers already set) costs no promise.
-    onSend: (request, reply, payload, done) => {
-      if (request.apiKey === undefined || reply.hasHeader('ratelimit')) return done(null, payload)
-      quotas.state(request.apiKey).then(
-        (state) => {
-          setHeaders(reply, quotas.headers(state))
-          done(null, payload)
-        },
-        (error: Error) => done(error),
-      )
-    },
+    onRequest: apiKeyHook(keys),
+    onSend: rateLimitHeadersHook(quotas),
     async handler(request, reply) {
       const key = request.apiKey
       if (key === undefined) throw new Error('onRequest did not authenticate')
@@ -119,16 +89,6 @@ export function registerVerseRoutes(app: FastifyInstance, deps: VerseRouteDeps):
   })
 }
 
-function setHeaders(reply: FastifyReply, headers: Record<string, string>): void {
-  reply.headers(headers)
-}
-
-function quotaExceeded(quotas: QuotaService, state: QuotaState): AppError {
-  return new AppError('quota_exceeded', `This key has used its ${state.limit} queries for ${state.period.id}; the quota resets at ${state.period.end.toISOString()}.`, {
-    headers: { ...quotas.headers(state), 'retry-after': String(state.resetSeconds) },
-    extensions: { policy: 'monthly', limit: state.limit, reset_at: state.period.end.toISOString() },
-  })
-}
 
 function sendRepresentation(representation: Representation, reply: FastifyReply, status: 200 | 304): FastifyReply {
   reply.header('etag', representation.etag).header('cache-control', 'private, no-cache')

@@ -8,6 +8,7 @@ import type { ContentStore, StyleContent } from '../content/content.store.js'
 import { AppError } from '../errors.js'
 import { bookAt, findBook, type BookInfo } from './books.js'
 import type { BookIntroduction } from '../content/book-intros.js'
+import type { NarrativeRecord, NarrativeStore } from '../narratives/narrative.store.js'
 import { parseVerseSlug, verseReference, verseSlug } from './slug.js'
 import type { VerseRecord, VerseStore } from './verse.store.js'
 
@@ -22,6 +23,8 @@ export interface VersesServiceDeps {
   readonly content: ContentStore
   readonly config: Pick<Config, 'publicBaseUrl' | 'attributionSource' | 'attributionLicense'>
   readonly intros: ReadonlyMap<string, BookIntroduction>
+  /** For the `narrative` extension field of Gospel verses. */
+  readonly narratives: NarrativeStore
 }
 
 /** Verse lookup and the book list. */
@@ -65,6 +68,7 @@ export class VersesService {
         url: `${publicBaseUrl}/${book.slug}/${verse.chapter}/${verse.verse}`,
         license: attributionLicense,
       },
+      ...narrativeOf(this.deps.narratives.ofVerse(verse.id)),
     }
   }
 
@@ -98,6 +102,10 @@ export class VersesService {
       verse_counts: [...counts],
     }
   }
+}
+
+function narrativeOf(narrative: NarrativeRecord | undefined): Pick<VerseResource, 'narrative'> {
+  return narrative === undefined ? {} : { narrative: { slug: narrative.slug, title: narrative.title } }
 }
 
 function hasText(content: StyleContent | undefined): boolean {
