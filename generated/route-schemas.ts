@@ -1445,6 +1445,23 @@ export const routes = {
     "url": "/docs",
     "schema": {}
   },
+  "getProblemType": {
+    "method": "GET",
+    "url": "/problems/:type",
+    "schema": {
+      "params": {
+        "type": "object",
+        "properties": {
+          "type": {
+            "type": "string"
+          }
+        },
+        "required": [
+          "type"
+        ]
+      }
+    }
+  },
   "getHealth": {
     "method": "GET",
     "url": "/healthz",

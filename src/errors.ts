@@ -63,6 +63,17 @@ export class AppError extends Error {
   }
 }
 
+/** The URI of a problem type: `{PUBLIC_BASE_URL}/problems/quota-exceeded`; it serves a page describing it. */
+export function problemType(baseUrl: string, code: ErrorCode): string {
+  return `${baseUrl}/problems/${code.replace(/_/g, '-')}`
+}
+
+/** The code a problem-type path segment names, if any. */
+export function codeOfProblemType(segment: string): ErrorCode | undefined {
+  const code = segment.replace(/-/g, '_')
+  return Object.hasOwn(ERROR_CATALOGUE, code) ? (code as ErrorCode) : undefined
+}
+
 /** Builds the problem document for a code. */
 export function problemBody(
   baseUrl: string,
@@ -75,7 +86,7 @@ export function problemBody(
   const entry = ERROR_CATALOGUE[code]
   return {
     ...extensions,
-    type: `${baseUrl}/problems/${code}`,
+    type: problemType(baseUrl, code),
     title: entry.title,
     status: entry.status,
     detail,

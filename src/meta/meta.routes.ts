@@ -4,7 +4,7 @@ import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import type { FastifyInstance } from 'fastify'
 import { routes } from '../../generated/route-schemas.js'
-import { AppError } from '../errors.js'
+import { AppError, codeOfProblemType, ERROR_CATALOGUE } from '../errors.js'
 import { projectPath } from '../infra/paths.js'
 
 /** What the probes look at. */
@@ -27,6 +27,18 @@ export async function registerMetaRoutes(app: FastifyInstance, deps: MetaDeps): 
   app.route({ ...routes.getOpenApiJson, handler: (_request, reply) => reply.type('application/json; charset=utf-8').send(servedJson) })
   app.route({ ...routes.getOpenApiYaml, handler: (_request, reply) => reply.type('application/yaml; charset=utf-8').send(yamlText) })
   app.route({ ...routes.getHealth, handler: () => ({ status: 'ok' as const }) })
+  app.route<{ Params: { type: string } }>({
+    ...routes.getProblemType,
+    handler(request, reply) {
+      const code = codeOfProblemType(request.params.type)
+      if (code === undefined) throw new AppError('not_found', 'No such problem type.')
+      const entry = ERROR_CATALOGUE[code]
+      const escape = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
+      return reply
+        .type('text/html; charset=utf-8')
+        .send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escape(entry.title)}</title></head><body><h1>${escape(entry.title)}</h1><p>HTTP status ${entry.status}; code <code>${code}</code>.</p><p>${escape(entry.description)}</p><p><a href="/docs">API documentation</a></p></body></html>`)
+    },
+  })
   app.route({
     ...routes.getReadiness,
     async handler() {
