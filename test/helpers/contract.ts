@@ -27,7 +27,7 @@ export interface ObservedResponse {
 const paths = Object.entries(contract.paths as Record<string, JsonObject>).map(([template, item]) => ({
   template,
   item,
-  pattern: new RegExp(`^${template.replace(/[.+*?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`),
+  pattern: new RegExp(`^${template.replace(/[.+*?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]*')}$`),
 }))
 
 function resolve(node: unknown): JsonObject {

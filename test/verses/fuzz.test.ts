@@ -50,3 +50,23 @@ t.test(`fuzzing the verse endpoint (FUZZ_SEED=${seed})`, async (t) => {
   }
   t.pass(`600 requests, ${served} served verses, no 5xx`)
 })
+
+t.test(`fuzzing the other inputs (FUZZ_SEED=${seed})`, async (t) => {
+  const testApp = await buildTestApp(t, { env: { QUOTA_FREE: '100000', AUTH_JWT_SECRET: 'fuzz-secret-0123456789-abcdefghijklmnop' } })
+  const { app } = testApp
+  const { key } = await createTestKey(testApp)
+  const templates: Array<() => { method: 'GET' | 'POST' | 'DELETE'; url: string; headers: Record<string, string>; payload?: string }> = [
+    () => ({ method: 'GET', url: `/api/v1/narratives/${encodeURIComponent(randomString(60))}?style=${encodeURIComponent(randomString(6))}`, headers: { 'x-api-key': key } }),
+    () => ({ method: 'GET', url: `/api/v1/narratives?${pick(['gospel', 'q', 'limit', 'cursor', randomString(5)])}=${encodeURIComponent(randomString(random() < 0.1 ? 400 : 20))}`, headers: { 'x-api-key': key } }),
+    () => ({ method: 'GET', url: `/api/v1/books/${encodeURIComponent(randomString(random() < 0.1 ? 3000 : 30))}`, headers: {} }),
+    () => ({ method: 'DELETE', url: `/api/v1/keys/${encodeURIComponent(randomString(40))}`, headers: { authorization: `Bearer ${randomString(80).replace(/[^\x21-\x7e]/g, '')}` } }),
+    () => ({ method: 'GET', url: '/api/v1/usage', headers: { [pick(['x-api-key', 'authorization'])]: `${pick(['', 'Bearer ', 'pv_', 'Bearer pv_'])}${randomString(50).replace(/[^\x21-\x7e]/g, '')}` } }),
+    () => ({ method: 'POST', url: '/api/v1/keys', headers: { authorization: `Bearer ${randomString(30).replace(/[^\x21-\x7e]/g, '')}`, 'content-type': 'application/json' }, payload: randomString(200) }),
+  ]
+  for (let i = 0; i < 400; i++) {
+    const request = pick(templates)()
+    const res = await call(t, app, request)
+    if (res.statusCode >= 500) t.fail(`500 for ${request.method} ${request.url.slice(0, 120)}`)
+  }
+  t.pass('400 requests, no 5xx')
+})
