@@ -36,6 +36,19 @@ export interface VerseContentTable {
   created_at: ColumnType<Date, Date | string | undefined, never>
 }
 
+/** A narrative's summary and bottom line in one style, with how it was made. */
+export interface NarrativeContentTable {
+  narrative_slug: string
+  style: 'faithful' | 'casual'
+  method: 'curated' | 'generated'
+  model: string | null
+  prompt_version: string
+  summary: string
+  bottom_line: string
+  content_hash: string
+  created_at: ColumnType<Date, Date | string | undefined, never>
+}
+
 /** Which seed data set has been loaded, so seeding twice changes nothing. */
 export interface SeedStateTable {
   name: string
@@ -78,6 +91,7 @@ export interface UsageJournalStateTable {
 export interface Database {
   verses: VersesTable
   verse_content: VerseContentTable
+  narrative_content: NarrativeContentTable
   seed_state: SeedStateTable
   api_keys: ApiKeysTable
   usage_ledger: UsageLedgerTable

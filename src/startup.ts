@@ -17,7 +17,9 @@ export const CURATED_DIR = 'db/content/curated'
 import { VerseStore } from './verses/verse.store.js'
 import { findBook, type BookInfo } from './verses/books.js'
 import { NARRATIVES_FILE, readNarratives, type NarrativeStore } from './narratives/narrative.store.js'
-import { NARRATIVE_CONTENT_FILE, readNarrativeContent } from './narratives/narrative-content.js'
+import { NARRATIVE_CONTENT_FILE } from './narratives/narrative-content.js'
+import { NarrativeContentRepository } from './narratives/narrative-content.repository.js'
+import { servedNarrativeContent } from './narratives/narrative-content.service.js'
 import type { NarrativeContent } from './narratives/narratives.service.js'
 import { VersesRepository } from './verses/verses.repository.js'
 
@@ -30,7 +32,12 @@ export interface PrepareReport {
 /** Runs pending migrations, then the (idempotent) seed. */
 export async function prepareDatabase(db: Kysely<Database>): Promise<PrepareReport> {
   const migrations = await migrateToLatest(db)
-  const seed = await seedDatabase(db, { kjv: projectPath(KJV_SEED_FILE), curatedDir: projectPath(CURATED_DIR) })
+  const seed = await seedDatabase(db, {
+    kjv: projectPath(KJV_SEED_FILE),
+    curatedDir: projectPath(CURATED_DIR),
+    narratives: projectPath(NARRATIVES_FILE),
+    narrativeContent: projectPath(NARRATIVE_CONTENT_FILE),
+  })
   return { migrations, seed }
 }
 
@@ -43,9 +50,17 @@ export interface Stores {
   readonly narrativeContent: ReadonlyMap<string, NarrativeContent>
 }
 
-/** Loads every verse, every piece of content and the book introductions into memory. */
+/**
+ * Loads every verse, every piece of content (verses and narratives, from the database) and
+ * the book introductions into memory. Narrative content is validated when it enters the
+ * database (seed, import, generation), so it is not checked again here.
+ */
 export async function loadStores(db: Kysely<Database>): Promise<Stores> {
-  const [rows, content] = await Promise.all([new VersesRepository(db).listAll(), new ContentRepository(db).listAll()])
+  const [rows, content, narrativeRows] = await Promise.all([
+    new VersesRepository(db).listAll(),
+    new ContentRepository(db).listAll(),
+    new NarrativeContentRepository(db).listAll(),
+  ])
   const verses = new VerseStore(rows)
   const narratives = readNarratives(projectPath(NARRATIVES_FILE), (gospel) => verses.chapterVerseCounts(findBook(gospel) as BookInfo))
   return {
@@ -53,6 +68,6 @@ export async function loadStores(db: Kysely<Database>): Promise<Stores> {
     content: new ContentStore(content),
     intros: readBookIntros(projectPath(BOOK_INTROS_FILE)),
     narratives,
-    narrativeContent: readNarrativeContent(projectPath(NARRATIVE_CONTENT_FILE), narratives),
+    narrativeContent: servedNarrativeContent(narrativeRows, narratives),
   }
 }

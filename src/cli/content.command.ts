@@ -17,6 +17,9 @@ import { LlmClient, LlmConfigError, loadLlmConfig } from '../content/generation/
 import { GenerationProgress, formatCount, formatPlan, formatReport } from '../content/generation/progress.js'
 import { modernizerReport } from '../content/modernizer.report.js'
 import { databaseLocation, openDatabase } from '../infra/database.js'
+import { NarrativeContentRepository } from '../narratives/narrative-content.repository.js'
+import { NarrativeContentService, isNarrativeJsonl } from '../narratives/narrative-content.service.js'
+import { generateNarrativeContent, planNarrativeGeneration, type NarrativeGenerationDeps } from '../narratives/narrative-generation.js'
 import { projectPath } from '../infra/paths.js'
 import { KJV_SEED_FILE, readKjvSeed } from '../seed/kjv-seed.js'
 import { loadStores, prepareDatabase } from '../startup.js'
@@ -34,9 +37,15 @@ Content (embedded database: stop the server first; it loads content at start):
                                      are skipped. Ctrl-C stops cleanly.
                                      Needs LLM_BASE_URL, LLM_MODEL, LLM_API_KEY (optional for
                                      local servers), LLM_TIMEOUT_SECONDS (optional, default 60).
-  content export [--style faithful|casual]
+  content generate --target narratives --style faithful|casual
+                   [--gospel matthew|mark|luke|john] [--limit N] [--concurrency N] [--dry-run]
+                                     The same for the Gospel narratives' summaries and bottom
+                                     lines (default --target verses).
+  content export [--target verses|narratives] [--style faithful|casual]
                                      Print curated and generated content as JSONL on stdout
-  content import FILE [--dry-run]    Import a JSONL file (all lines or none; idempotent)
+  content import FILE [--target verses|narratives] [--dry-run]
+                                     Import a JSONL file (all lines or none; idempotent);
+                                     narrative lines (with a "narrative" key) are detected
   content report                     Modernizer report: verses still holding an archaic form
                                      (target under 1%; exits 1 when the target is missed)
 
@@ -64,9 +73,9 @@ const RESTART_REMINDER = 'A running server loads content at start: restart any s
 
 /** Options each command accepts; anything else is a usage error rather than silently ignored. */
 const ALLOWED: Readonly<Record<string, readonly string[]>> = {
-  generate: ['style', 'book', 'chapter', 'limit', 'concurrency', 'dry-run'],
-  export: ['style'],
-  import: ['dry-run'],
+  generate: ['target', 'style', 'book', 'chapter', 'gospel', 'limit', 'concurrency', 'dry-run'],
+  export: ['target', 'style'],
+  import: ['target', 'dry-run'],
   report: [],
 }
 
@@ -77,8 +86,10 @@ function parse(args: readonly string[]) {
     args: [...args],
     allowPositionals: true,
     options: {
+      target: { type: 'string' },
       style: { type: 'string' },
       book: { type: 'string' },
+      gospel: { type: 'string' },
       chapter: { type: 'string' },
       limit: { type: 'string' },
       concurrency: { type: 'string' },
@@ -103,6 +114,14 @@ function style(raw: string | undefined, required: boolean): Style | undefined {
   }
   if (!(STYLES as readonly string[]).includes(raw)) throw new UsageError(`--style must be faithful or casual (got ${JSON.stringify(raw)})`)
   return raw as Style
+}
+
+type Target = 'verses' | 'narratives'
+
+function target(raw: string | undefined): Target | undefined {
+  if (raw === undefined) return undefined
+  if (raw !== 'verses' && raw !== 'narratives') throw new UsageError(`--target must be verses or narratives (got ${JSON.stringify(raw)})`)
+  return raw
 }
 
 /**
@@ -133,7 +152,7 @@ export async function runContentCommand(args: readonly string[], io: ContentIo):
     if (command === 'report') return report(io)
     if (command === 'generate') return await generate(values, io)
     if (command === 'export') return await exportContent(values, io)
-    return await importContent(rest[0] ?? '', values['dry-run'] === true, io)
+    return await importContent(rest[0] ?? '', target(values.target), values['dry-run'] === true, io)
   } catch (error) {
     if (error instanceof UsageError || error instanceof SelectionError) {
       io.err(`${error.message}\n\n${CONTENT_USAGE}`)
@@ -178,26 +197,42 @@ async function databaseBusy(config: Config): Promise<string | undefined> {
   )
 }
 
+/** What the commands work on: verse content, and narrative content under `narrative`. */
+interface CommandDeps extends GenerationDeps {
+  readonly narrative: NarrativeGenerationDeps
+}
+
 /** Opens the database like the rest of the CLI does, and closes it whatever happens. */
-async function withDatabase(config: Config, work: (deps: GenerationDeps) => Promise<number>): Promise<number> {
+async function withDatabase(config: Config, work: (deps: CommandDeps) => Promise<number>): Promise<number> {
   const handle = await openDatabase(databaseLocation(config))
   try {
     await prepareDatabase(handle.db)
     const stores = await loadStores(handle.db)
     const repository = new ContentRepository(handle.db)
-    return await work({ verses: stores.verses, repository, content: new ContentService(repository, stores.verses) })
+    const narrativeRepository = new NarrativeContentRepository(handle.db)
+    return await work({
+      verses: stores.verses,
+      repository,
+      content: new ContentService(repository, stores.verses),
+      narrative: { narratives: stores.narratives, verses: stores.verses, repository: narrativeRepository, content: new NarrativeContentService(narrativeRepository, stores.narratives) },
+    })
   } finally {
     await handle.close()
   }
 }
 
 async function generate(values: Values, io: ContentIo): Promise<number> {
+  const what = target(values.target) ?? 'verses'
+  // Each target has its own way of choosing: books and chapters for verses, Gospels for narratives.
+  if (what === 'narratives' && (values.book !== undefined || values.chapter !== undefined)) throw new UsageError('--book and --chapter apply to verses; choose narratives with --gospel')
+  if (what === 'verses' && values.gospel !== undefined) throw new UsageError('--gospel applies to --target narratives; choose verses with --book')
   const selection = {
     style: style(values.style, true) as Style,
     book: values.book,
     chapter: positiveInt('chapter', values.chapter, 1000),
     limit: positiveInt('limit', values.limit),
   }
+  const narrativeSelection = { style: selection.style, gospel: values.gospel, limit: selection.limit }
   const concurrency = positiveInt('concurrency', values.concurrency, MAX_CONCURRENCY) ?? DEFAULT_CONCURRENCY
   const dryRun = values['dry-run'] === true
   const config = loadConfig()
@@ -211,7 +246,7 @@ async function generate(values: Values, io: ContentIo): Promise<number> {
   }
   return withDatabase(config, async (deps) => {
     if (llm === undefined) {
-      const plan = await planGeneration(deps, selection)
+      const plan = what === 'narratives' ? await planNarrativeGeneration(deps.narrative, narrativeSelection) : await planGeneration(deps, selection)
       for (const line of formatPlan(plan, process.env.LLM_MODEL?.trim() || undefined)) io.out(line)
       return 0
     }
@@ -233,7 +268,8 @@ async function generate(values: Values, io: ContentIo): Promise<number> {
     const progress = new GenerationProgress(io.stderr)
     let outcome
     try {
-      outcome = await generateContent(deps, { ...selection, client, model: llm.model, concurrency, signal: controller.signal, onEvent: progress.handle })
+      const run = { client, model: llm.model, concurrency, signal: controller.signal, onEvent: progress.handle }
+      outcome = what === 'narratives' ? await generateNarrativeContent(deps.narrative, { ...narrativeSelection, ...run }) : await generateContent(deps, { ...selection, ...run })
     } finally {
       progress.finish()
       process.off('SIGINT', onSignal)
@@ -255,14 +291,15 @@ function writeAll(stream: NodeJS.WritableStream, text: string): Promise<void> {
 
 async function exportContent(values: Values, io: ContentIo): Promise<number> {
   const selected = style(values.style, false)
+  const what = target(values.target) ?? 'verses'
   const config = loadConfig()
   const busy = await databaseBusy(config)
   if (busy !== undefined) {
     io.err(busy)
     return 1
   }
-  return withDatabase(config, async ({ content }) => {
-    const lines = await content.export(selected)
+  return withDatabase(config, async ({ content, narrative }) => {
+    const lines = what === 'narratives' ? await narrative.content.export(selected) : await content.export(selected)
     // Write errors also arrive through each write's callback, which handles them below; this
     // listener only keeps the stream's 'error' event from crashing the process (`| head`).
     io.stdout.on('error', () => undefined)
@@ -274,7 +311,8 @@ async function exportContent(values: Values, io: ContentIo): Promise<number> {
       if ((error as NodeJS.ErrnoException).code === 'EPIPE') return 0
       throw error
     }
-    io.err(`Exported ${formatCount(lines.length)} lines (curated and generated content${selected === undefined ? '' : `, ${selected} style`}; the modernized text is derived by the seed and not exported).`)
+    if (what === 'narratives') io.err(`Exported ${formatCount(lines.length)} lines (curated and generated narrative content${selected === undefined ? '' : `, ${selected} style`}).`)
+    else io.err(`Exported ${formatCount(lines.length)} lines (curated and generated content${selected === undefined ? '' : `, ${selected} style`}; the modernized text is derived by the seed and not exported).`)
     return 0
   })
 }
@@ -288,7 +326,7 @@ async function readInput(file: string): Promise<string> {
   return readFileSync(file, 'utf8')
 }
 
-async function importContent(file: string, dryRun: boolean, io: ContentIo): Promise<number> {
+async function importContent(file: string, explicit: Target | undefined, dryRun: boolean, io: ContentIo): Promise<number> {
   const config = loadConfig()
   if (file !== '-' && !existsSync(file)) {
     io.err(`no such file: ${file}`)
@@ -300,8 +338,10 @@ async function importContent(file: string, dryRun: boolean, io: ContentIo): Prom
     io.err(busy)
     return 1
   }
-  return withDatabase(config, async ({ content }) => {
-    const result = await content.import(text, { dryRun })
+  // Narrative lines name a `narrative` where verse lines name a `slug`; --target overrides.
+  const what = explicit ?? (isNarrativeJsonl(text) ? 'narratives' : 'verses')
+  return withDatabase(config, async ({ content, narrative }) => {
+    const result = what === 'narratives' ? await narrative.content.import(text, { dryRun }) : await content.import(text, { dryRun })
     for (const rejected of result.rejected) io.err(`line ${rejected.line}: ${rejected.reason}`)
     if (result.rejected.length > 0) {
       io.err(`Rejected ${formatCount(result.rejected.length)} of ${formatCount(result.lines)} lines; nothing was written (an import is all or nothing: fix these lines and import the file again).`)
@@ -312,7 +352,7 @@ async function importContent(file: string, dryRun: boolean, io: ContentIo): Prom
     } else if (!result.written) {
       io.out('The file has no content lines; nothing was written.')
     } else {
-      io.out(`Imported ${formatCount(result.accepted)} lines from ${file} (lines identical to stored content change nothing).`)
+      io.out(`Imported ${formatCount(result.accepted)} ${what === 'narratives' ? 'narrative ' : ''}lines from ${file} (lines identical to stored content change nothing).`)
       io.out(RESTART_REMINDER)
     }
     return 0

@@ -195,6 +195,8 @@ async function database(config: Config, command: 'migrate' | 'seed', out: Print)
       out(`kjv: ${report.seed.kjv.status} (${report.seed.kjv.verses} verses)`)
       const content = report.seed.content
       out(content.status === 'unchanged' ? 'content: unchanged' : `content: loaded (${content.curated} curated, ${content.modernized} modernized)`)
+      const narratives = report.seed.narrativeContent
+      out(narratives.status === 'unchanged' ? 'narrative content: unchanged' : `narrative content: loaded (${narratives.curated} curated)`)
     }
     return 0
   } finally {

@@ -10,7 +10,10 @@ import type { VerseStore } from '../verses/verse.store.js'
 import type { ContentRepository } from './content.repository.js'
 import type { ContentMethod, Style, StoredContent, StyleContent } from './content.store.js'
 import { modernize } from './modernizer.js'
+import { parseJsonlLines, type RejectedLine } from './jsonl.js'
 import { STYLE_FIELDS, validateContent } from './validation.js'
+
+export type { RejectedLine }
 
 /** Version of the deterministic modernizer; bump it when its output changes. */
 export const MODERNIZER_VERSION = 'modernizer-1'
@@ -24,12 +27,6 @@ export interface ContentLine {
   readonly historical_context?: string
   readonly practical_reflection?: string
   readonly provenance: { readonly method: ContentMethod; readonly model: string | null; readonly prompt_version: string }
-}
-
-/** A rejected line of an import, with its 1-based line number. */
-export interface RejectedLine {
-  readonly line: number
-  readonly reason: string
 }
 
 /** What an import did (or, with dryRun, would do). */
@@ -59,24 +56,7 @@ export class ContentService {
 
   /** Parses and validates JSONL text; every line is checked, and problems are reported by line. */
   parse(text: string): { rows: StoredContent[]; rejected: RejectedLine[]; lines: number } {
-    const rows: StoredContent[] = []
-    const rejected: RejectedLine[] = []
-    const seen = new Map<string, number>()
-    const lines = text.split('\n')
-    let count = 0
-    lines.forEach((raw, index) => {
-      const lineNumber = index + 1
-      if (raw.trim() === '') return
-      count++
-      const result = this.parseLine(raw)
-      if (typeof result === 'string') return rejected.push({ line: lineNumber, reason: result })
-      const key = `${result.verseId}:${result.style}:${result.method}`
-      const first = seen.get(key)
-      if (first !== undefined) return rejected.push({ line: lineNumber, reason: `duplicate of line ${first} (same verse, style and method)` })
-      seen.set(key, lineNumber)
-      rows.push(result)
-    })
-    return { rows, rejected, lines: count }
+    return parseJsonlLines(text, (raw) => this.parseLine(raw), (row) => `${row.verseId}:${row.style}:${row.method}`, 'verse, style and method')
   }
 
   /** Imports JSONL text: all lines or none; idempotent (the same line twice changes nothing). */

@@ -5,11 +5,15 @@
 import type { Kysely } from 'kysely'
 import type { Database } from '../../db/schema.js'
 import { createHash } from 'node:crypto'
-import { readdirSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { ContentRepository } from '../content/content.repository.js'
 import { ContentService, MODERNIZER_VERSION } from '../content/content.service.js'
 import type { StoredContent } from '../content/content.store.js'
+import { NarrativeContentRepository } from '../narratives/narrative-content.repository.js'
+import { NarrativeContentService } from '../narratives/narrative-content.service.js'
+import { readNarratives } from '../narratives/narrative.store.js'
+import { findBook, type BookInfo } from '../verses/books.js'
 import { VerseStore } from '../verses/verse.store.js'
 import { VersesRepository } from '../verses/verses.repository.js'
 import { parseKjvSeed, readKjvSeedFile } from './kjv-seed.js'
@@ -19,6 +23,7 @@ import { SeedRepository } from './seed.repository.js'
 export interface SeedReport {
   readonly kjv: { readonly status: 'unchanged' | 'loaded'; readonly verses: number }
   readonly content: { readonly status: 'unchanged' | 'loaded'; readonly curated: number; readonly modernized: number }
+  readonly narrativeContent: { readonly status: 'unchanged' | 'loaded'; readonly curated: number }
 }
 
 /** Where the committed seed data lives. */
@@ -26,16 +31,22 @@ export interface SeedFiles {
   readonly kjv: string
   /** Folder of curated content, one JSONL file per chapter. */
   readonly curatedDir: string
+  /** The narratives table (db/narratives/narratives.json): narrative content names its slugs. */
+  readonly narratives: string
+  /** Curated narrative content, one JSONL line per narrative and style; an absent file means none. */
+  readonly narrativeContent: string
 }
 
 /**
- * Seeds the KJV, then the curated content and the modernized faithful text of every verse.
- * @example await seedDatabase(db, { kjv: projectPath(KJV_SEED_FILE), curatedDir: projectPath(CURATED_DIR) })
+ * Seeds the KJV, then the curated content and the modernized faithful text of every verse,
+ * then the curated narrative content.
+ * @example await seedDatabase(db, { kjv: projectPath(KJV_SEED_FILE), curatedDir: projectPath(CURATED_DIR), narratives: projectPath(NARRATIVES_FILE), narrativeContent: projectPath(NARRATIVE_CONTENT_FILE) })
  */
 export async function seedDatabase(db: Kysely<Database>, files: SeedFiles): Promise<SeedReport> {
   const kjv = await seedKjv(db, files.kjv)
   const content = await seedContent(db, files.curatedDir, kjv.hash)
-  return { kjv: kjv.report, content }
+  const narrativeContent = await seedNarrativeContent(db, files, kjv.hash)
+  return { kjv: kjv.report, content, narrativeContent }
 }
 
 async function seedKjv(db: Kysely<Database>, kjvFile: string): Promise<{ hash: string; report: SeedReport['kjv'] }> {
@@ -88,4 +99,32 @@ async function seedContent(db: Kysely<Database>, curatedDir: string, kjvHash: st
     await new SeedRepository(trx).markLoaded('content', hash)
   })
   return { status: 'loaded', curated: curated.length, modernized: modernized.length }
+}
+
+/**
+ * Curated narrative content goes through the same parser and validation as `content import`
+ * (NarrativeContentService.parse); a bad line stops the seed, naming the file and line,
+ * before anything is written. Generated rows are never touched by the seed.
+ */
+async function seedNarrativeContent(db: Kysely<Database>, files: SeedFiles, kjvHash: string): Promise<SeedReport['narrativeContent']> {
+  const text = existsSync(files.narrativeContent) ? readFileSync(files.narrativeContent, 'utf8') : ''
+  const table = readFileSync(files.narratives, 'utf8')
+  // The narratives table and the KJV decide which slugs exist, so they are part of the hash.
+  const hash = createHash('sha256').update(`${kjvHash}\n${table}\n${text}`).digest('hex')
+  const seeds = new SeedRepository(db)
+  if ((await seeds.loadedHash('narrative_content')) === hash) return { status: 'unchanged', curated: 0 }
+  const verses = new VerseStore(await new VersesRepository(db).listAll())
+  const narratives = readNarratives(files.narratives, (gospel) => verses.chapterVerseCounts(findBook(gospel) as BookInfo))
+  const service = new NarrativeContentService(new NarrativeContentRepository(db), narratives)
+  const { rows, rejected } = service.parse(text)
+  const first = rejected[0]
+  if (first !== undefined) throw new Error(`${files.narrativeContent}:${first.line}: ${first.reason} (${rejected.length} bad lines)`)
+  const curated = rows.filter((r) => r.method === 'curated')
+  await db.transaction().execute(async (trx) => {
+    const repository = new NarrativeContentRepository(trx)
+    await repository.upsertMany(curated)
+    await repository.deleteCuratedExcept(curated)
+    await new SeedRepository(trx).markLoaded('narrative_content', hash)
+  })
+  return { status: 'loaded', curated: curated.length }
 }

@@ -12,12 +12,23 @@ import { openDatabase, type DatabaseHandle, type DatabaseKind } from '../../src/
 import { projectPath } from '../../src/infra/paths.js'
 import { KJV_SEED_FILE } from '../../src/seed/kjv-seed.js'
 import { CURATED_DIR } from '../../src/startup.js'
+import { NARRATIVE_CONTENT_FILE } from '../../src/narratives/narrative-content.js'
+import { NARRATIVES_FILE } from '../../src/narratives/narrative.store.js'
 
 /** Identifies the schema, the seed data and the code that derives it, so templates are rebuilt whenever any changes. */
 export function templateKey(): string {
   const hash = createHash('sha256').update(readFileSync(projectPath(KJV_SEED_FILE))).update(Object.keys(migrations).join(','))
   for (const name of readdirSync(projectPath(CURATED_DIR)).sort()) hash.update(name).update(readFileSync(projectPath(CURATED_DIR, name)))
-  for (const source of ['src/content/modernizer.ts', 'src/content/validation.ts', 'src/seed/seed.service.ts', 'src/content/content.service.ts']) {
+  hash.update(readFileSync(projectPath(NARRATIVES_FILE))).update(readFileSync(projectPath(NARRATIVE_CONTENT_FILE)))
+  for (const source of [
+    'src/content/modernizer.ts',
+    'src/content/validation.ts',
+    'src/seed/seed.service.ts',
+    'src/content/content.service.ts',
+    'src/narratives/narrative-content.ts',
+    'src/narratives/narrative-content.service.ts',
+    'src/narratives/narrative-content.repository.ts',
+  ]) {
     hash.update(readFileSync(projectPath(source)))
   }
   return hash.digest('hex').slice(0, 12)

@@ -14,6 +14,7 @@ for (const { kind, skip } of availableKinds()) {
     t.same(first.migrations, Object.keys(migrations), 'every migration runs once, in order')
     t.same(first.seed.kjv, { status: 'loaded', verses: 31102 })
     t.same(first.seed.content, { status: 'loaded', curated: 2076, modernized: 31102 }, 'curated content for 1,038 verses in both styles, a modernized faithful text for every verse')
+    t.same(first.seed.narrativeContent, { status: 'loaded', curated: 702 }, 'every line of db/content/narratives.jsonl')
 
     const snapshot = async (): Promise<string> => {
       const { rows } = await sql<{ digest: string; n: number; content: string }>`
@@ -29,6 +30,7 @@ for (const { kind, skip } of availableKinds()) {
     t.same(second.migrations, [], 'no migration runs twice')
     t.same(second.seed.kjv, { status: 'unchanged', verses: 31102 }, 'seeding twice changes nothing')
     t.equal(second.seed.content.status, 'unchanged')
+    t.same(second.seed.narrativeContent, { status: 'unchanged', curated: 0 })
     t.equal(await snapshot(), before)
 
     // A damaged row is repaired when the seed is applied again (e.g. after the seed file changes).
@@ -44,6 +46,8 @@ for (const { kind, skip } of availableKinds()) {
     t.equal(stores.content.get(3011004, 'faithful')?.method, 'modernized')
     t.equal(stores.content.get(3011004, 'casual'), undefined)
     t.equal(stores.intros.size, 66)
+    t.equal(stores.narrativeContent.size, 702, 'narrative content is served from the database')
+    t.equal(stores.narrativeContent.get('matthew-josephs-dream-and-the-birth-of-jesus:faithful')?.method, 'curated')
     t.equal(stores.verses.get(43, 11, 35)?.text, 'Jesus wept.')
     t.equal(stores.verses.get(64, 1, 15), undefined, '3 John 1:15 does not exist')
   })

@@ -19,7 +19,7 @@ import { STYLE_FIELDS, validateContent } from '../validation.js'
 import { bookAt, findBook } from '../../verses/books.js'
 import { verseSlug } from '../../verses/slug.js'
 import type { VerseRecord, VerseStore } from '../../verses/verse.store.js'
-import { LlmError, type ChatClient, type ChatMessage, type ParsedContent } from './llm-client.js'
+import { LlmError, type ChatClient, type ChatMessage, type ParsedContent, type ResponseSchema } from './llm-client.js'
 import { CONTEXT_VERSES, PROMPT_VERSIONS, RESPONSE_SCHEMAS, buildMessages, loadPrompt, retryMessages, type PromptTemplate, type VerseInContext } from './prompts.js'
 
 /** Which verses to generate. */
@@ -83,6 +83,8 @@ export interface FailureGroup {
 
 /** The outcome of a run. */
 export interface GenerationReport {
+  /** What was generated; verses when absent. */
+  readonly target?: 'verses' | 'narratives'
   readonly style: Style
   readonly promptVersion: string
   readonly model: string
@@ -163,26 +165,19 @@ class Neighbours {
   }
 }
 
-/** What a run will do, worked out before any request. */
-interface Work {
-  readonly selected: number
-  readonly skipped: number
-  readonly todo: readonly VerseRecord[]
-}
-
-async function planWork(deps: GenerationDeps, selection: GenerationSelection): Promise<Work> {
+async function planWork(deps: GenerationDeps, selection: GenerationSelection): Promise<WorkPlan<VerseRecord>> {
   const selected = selectVerses(deps.verses, selection)
   const done = await deps.repository.doneVerseIds(selection.style, 'generated', PROMPT_VERSIONS[selection.style])
   const todo = selected.filter((verse) => !done.has(verse.id))
   return { selected: selected.length, skipped: selected.length - todo.length, todo: selection.limit === undefined ? todo : todo.slice(0, selection.limit) }
 }
 
-/** A verdict on one answer. */
-type Verdict =
-  | { readonly ok: true; readonly fields: Record<string, string> }
+/** A verdict on one answer: the fields to store, or why it was rejected and what to fix. */
+export type GenerationVerdict<F> =
+  | { readonly ok: true; readonly fields: F }
   | { readonly ok: false; readonly reason: string; readonly problems: readonly string[] }
 
-function judge(style: Style, content: ParsedContent, verse: VerseRecord): Verdict {
+function judge(style: Style, content: ParsedContent, verse: VerseRecord): GenerationVerdict<Record<string, string>> {
   if (!content.ok) return { ok: false, reason: content.error.startsWith('the model refused') ? 'the model refused' : 'answer is not valid JSON', problems: [content.error] }
   const value = content.value
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
@@ -210,21 +205,73 @@ function transportReason(error: LlmError): string {
 
 const EXAMPLES_PER_GROUP = 3
 
+/** Options of a run that do not depend on what is generated (verses or narratives). */
+export interface RunOptions {
+  readonly client: ChatClient
+  readonly concurrency?: number
+  readonly maxAnswerAttempts?: number
+  readonly signal?: AbortSignal
+  readonly onEvent?: (event: GenerationEvent) => void
+}
+
+/** What to generate in a run: the items left after skipping those done, and the counts. */
+export interface WorkPlan<T> {
+  readonly selected: number
+  readonly skipped: number
+  readonly todo: readonly T[]
+}
+
+/** How one kind of item is asked for, judged and stored (see {@link runGeneration}). */
+export interface GenerationTask<T, F> {
+  readonly schema: ResponseSchema
+  /** The name of an item in events and reports. */
+  readonly slugOf: (item: T) => string
+  /** The first request's messages. */
+  readonly messages: (item: T) => ChatMessage[]
+  readonly judge: (item: T, content: ParsedContent) => GenerationVerdict<F>
+  /** Writes one complete, validated item in a single statement (the run's only write for it). */
+  readonly store: (item: T, fields: F, model: string) => Promise<void>
+}
+
+/** The counts and failures of a run, without what names the run (style, prompt, model). */
+export type RunOutcome = Omit<GenerationReport, 'style' | 'promptVersion' | 'model' | 'target'>
+
 /**
  * Generates content for the selected verses and returns the report. Never throws for a
  * verse's failure (it is recorded); throws SelectionError for a bad selection before any
  * request is made.
  */
 export async function generateContent(deps: GenerationDeps, options: GenerateOptions): Promise<GenerationReport> {
-  const started = Date.now()
-  const { style, client } = options
-  const emit = options.onEvent ?? (() => undefined)
+  const { style } = options
   const prompt = options.prompt ?? loadPrompt(style)
-  const schema = RESPONSE_SCHEMAS[style]
-  const concurrency = Math.max(1, options.concurrency ?? DEFAULT_CONCURRENCY)
-  const maxAnswers = Math.max(1, options.maxAnswerAttempts ?? DEFAULT_ANSWER_ATTEMPTS)
   const work = await planWork(deps, options)
   const neighbours = new Neighbours(deps.verses)
+  const outcome = await runGeneration<VerseRecord, Record<string, string>>(
+    work,
+    {
+      schema: RESPONSE_SCHEMAS[style],
+      slugOf,
+      messages: (verse) => buildMessages(prompt, neighbours.of(verse)),
+      judge: (verse, content) => judge(style, content, verse),
+      store: (verse, fields, model) => deps.content.storeGenerated(verse.id, style, fields, model, prompt.version),
+    },
+    options,
+  )
+  return { style, promptVersion: prompt.version, model: options.model, ...outcome }
+}
+
+/**
+ * The engine shared by verse and narrative generation: asks the model for each item with a
+ * bounded number of requests in flight, retries rejected answers with feedback, stores each
+ * item once valid, and stops cleanly on abort or on an error no retry can fix.
+ */
+export async function runGeneration<T, F>(work: WorkPlan<T>, task: GenerationTask<T, F>, options: RunOptions): Promise<RunOutcome> {
+  const started = Date.now()
+  const { client } = options
+  const emit = options.onEvent ?? (() => undefined)
+  const schema = task.schema
+  const concurrency = Math.max(1, options.concurrency ?? DEFAULT_CONCURRENCY)
+  const maxAnswers = Math.max(1, options.maxAnswerAttempts ?? DEFAULT_ANSWER_ATTEMPTS)
 
   // One controller for everything in flight: the caller's abort and a fatal error both stop it.
   const stop = new AbortController()
@@ -265,9 +312,9 @@ export async function generateContent(deps: GenerationDeps, options: GenerateOpt
 
   emit({ type: 'start', selected: work.selected, skipped: work.skipped, toGenerate: work.todo.length })
 
-  const generateOne = async (verse: VerseRecord): Promise<void> => {
-    const slug = slugOf(verse)
-    const first = buildMessages(prompt, neighbours.of(verse))
+  const generateOne = async (item: T): Promise<void> => {
+    const slug = task.slugOf(item)
+    const first = task.messages(item)
     let messages: ChatMessage[] = first
     for (let answer = 1; answer <= maxAnswers; answer++) {
       let completion
@@ -297,10 +344,10 @@ export async function generateContent(deps: GenerationDeps, options: GenerateOpt
       promptTokens += completion.usage.promptTokens
       completionTokens += completion.usage.completionTokens
       emit({ type: 'usage', promptTokens: completion.usage.promptTokens, completionTokens: completion.usage.completionTokens })
-      const verdict = judge(style, completion.content, verse)
+      const verdict = task.judge(item, completion.content)
       if (verdict.ok) {
-        // One upsert of the complete, validated verse: the only write of the run for it.
-        await deps.content.storeGenerated(verse.id, style, verdict.fields, completion.model, prompt.version)
+        // One upsert of the complete, validated item: the only write of the run for it.
+        await task.store(item, verdict.fields, completion.model)
         done++
         emit({ type: 'done', slug, answers: answer })
         return
@@ -322,15 +369,15 @@ export async function generateContent(deps: GenerationDeps, options: GenerateOpt
   let next = 0
   const worker = async (): Promise<void> => {
     while (!stop.signal.aborted) {
-      const verse = work.todo[next++]
-      if (verse === undefined) return
+      const item = work.todo[next++]
+      if (item === undefined) return
       begun++
       try {
-        await generateOne(verse)
+        await generateOne(item)
       } catch (error) {
         // A database error or a bug: every later verse would fail the same way.
         interrupted++
-        stopFatal(`unexpected error on ${slugOf(verse)}: ${error instanceof Error ? error.message : String(error)}`)
+        stopFatal(`unexpected error on ${task.slugOf(item)}: ${error instanceof Error ? error.message : String(error)}`)
       }
     }
   }
@@ -341,9 +388,6 @@ export async function generateContent(deps: GenerationDeps, options: GenerateOpt
   }
 
   return {
-    style,
-    promptVersion: prompt.version,
-    model: options.model,
     selected: work.selected,
     skipped: work.skipped,
     toGenerate: work.todo.length,
@@ -364,6 +408,8 @@ export async function generateContent(deps: GenerationDeps, options: GenerateOpt
 
 /** A dry run: what a run would do and roughly what it would cost. */
 export interface GenerationPlan {
+  /** What would be generated; verses when absent. */
+  readonly target?: 'verses' | 'narratives'
   readonly style: Style
   readonly promptVersion: string
   readonly selected: number

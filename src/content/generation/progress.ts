@@ -147,9 +147,10 @@ export class GenerationProgress {
 
 /** The final report of a run, as lines. */
 export function formatReport(report: GenerationReport): string[] {
+  const unit = report.target ?? 'verses'
   const lines = [
-    `Generation report: ${report.style} (${report.promptVersion}), model ${report.model}, ${formatDuration(report.elapsedMs)}`,
-    `  selected:     ${formatCount(report.selected)} verses`,
+    `Generation report: ${unit === 'narratives' ? 'narratives, ' : ''}${report.style} (${report.promptVersion}), model ${report.model}, ${formatDuration(report.elapsedMs)}`,
+    `  selected:     ${formatCount(report.selected)} ${unit}`,
     `  skipped:      ${formatCount(report.skipped)} already generated with ${report.promptVersion}`,
     `  generated:    ${formatCount(report.done)} of ${formatCount(report.toGenerate)}`,
     `  failed:       ${formatCount(report.failed)} (not stored; the next run tries them again)`,
@@ -169,17 +170,19 @@ export function formatReport(report: GenerationReport): string[] {
     }
   }
   if (report.fatal !== undefined) lines.push(`Stopped: ${report.fatal}`)
-  else if (report.aborted) lines.push('Stopped by request (Ctrl-C): every stored verse is complete; run the same command again to continue.')
+  else if (report.aborted) lines.push(`Stopped by request (Ctrl-C): every stored ${unit === 'narratives' ? 'narrative' : 'verse'} is complete; run the same command again to continue.`)
   return lines
 }
 
 /** A dry run's output: the first prompt and the token estimate, as lines. */
 export function formatPlan(plan: GenerationPlan, model: string | undefined): string[] {
+  const unit = plan.target ?? 'verses'
+  const one = unit === 'narratives' ? 'narrative' : 'verse'
   const lines = [
-    `Dry run: ${plan.style} (${plan.promptVersion})${model === undefined ? '' : `, model ${model}`}; nothing is sent to the provider.`,
-    `  selected:    ${formatCount(plan.selected)} verses`,
+    `Dry run: ${unit === 'narratives' ? 'narratives, ' : ''}${plan.style} (${plan.promptVersion})${model === undefined ? '' : `, model ${model}`}; nothing is sent to the provider.`,
+    `  selected:    ${formatCount(plan.selected)} ${unit}`,
     `  skipped:     ${formatCount(plan.skipped)} already generated with ${plan.promptVersion}`,
-    `  to generate: ${formatCount(plan.toGenerate)} verses`,
+    `  to generate: ${formatCount(plan.toGenerate)} ${unit}`,
   ]
   if (plan.first !== undefined) {
     lines.push('', `First request (${plan.first.slug}):`)
@@ -190,8 +193,8 @@ export function formatPlan(plan: GenerationPlan, model: string | undefined): str
   lines.push(
     '',
     `Token estimate (an estimate: characters / 4 of the prompt, the JSON schema and a typical answer; retries not included):`,
-    `  prompt:  ${formatCount(plan.estimate.promptTokens)} tokens (about ${perVerse(plan.estimate.promptTokens)} per verse)`,
-    `  answers: ${formatCount(plan.estimate.completionTokens)} tokens (about ${perVerse(plan.estimate.completionTokens)} per verse)`,
+    `  prompt:  ${formatCount(plan.estimate.promptTokens)} tokens (about ${perVerse(plan.estimate.promptTokens)} per ${one})`,
+    `  answers: ${formatCount(plan.estimate.completionTokens)} tokens (about ${perVerse(plan.estimate.completionTokens)} per ${one})`,
     '  Multiply by your provider\'s prices per token for a cost estimate.',
   )
   return lines

@@ -40,9 +40,11 @@ type Placeholder = (typeof PLACEHOLDERS)[number]
 /**
  * Parses a prompt file: the text under `## System` is the system message and the text under
  * `## User` the user template; anything before `## System` is a note for maintainers.
+ * @param placeholders the placeholders the template may use (verse prompts by default;
+ *   narrative prompts pass their own).
  * @throws Error when a section is missing or empty, or the template uses an unknown placeholder.
  */
-export function parsePromptFile(text: string, version: string): PromptTemplate {
+export function parsePromptFile(text: string, version: string, placeholders: readonly string[] = PLACEHOLDERS): PromptTemplate {
   const normalized = text.replace(/\r\n?/g, '\n')
   const system = /^## System[ \t]*\n([\s\S]*?)^## User[ \t]*$/m.exec(normalized)?.[1]?.trim()
   const user = /^## User[ \t]*\n([\s\S]*)$/m.exec(normalized)?.[1]?.trim()
@@ -50,8 +52,8 @@ export function parsePromptFile(text: string, version: string): PromptTemplate {
     throw new Error(`prompt ${version}: needs a non-empty "## System" section followed by a non-empty "## User" section`)
   }
   for (const match of user.matchAll(/\{\{\s*([^}]*?)\s*\}\}/g)) {
-    if (!(PLACEHOLDERS as readonly string[]).includes(match[1] ?? '')) {
-      throw new Error(`prompt ${version}: unknown placeholder {{${match[1]}}}; known: ${PLACEHOLDERS.join(', ')}`)
+    if (!placeholders.includes(match[1] ?? '')) {
+      throw new Error(`prompt ${version}: unknown placeholder {{${match[1]}}}; known: ${placeholders.join(', ')}`)
     }
   }
   if (!user.includes('{{kjv_text}}')) throw new Error(`prompt ${version}: the user template must contain {{kjv_text}}`)

@@ -1,0 +1,104 @@
+/** SQL for stored narrative content: the only module that touches `narrative_content`. */
+import { sql, type Kysely } from 'kysely'
+import type { Database } from '../../db/schema.js'
+
+/** The styles a narrative is told in. */
+export type NarrativeStyle = 'faithful' | 'casual'
+/** How a narrative's content was made (no modernized text: there is no KJV narrative text to modernize). */
+export type NarrativeMethod = 'curated' | 'generated'
+
+/** One stored row. */
+export interface StoredNarrativeContent {
+  readonly slug: string
+  readonly style: NarrativeStyle
+  readonly method: NarrativeMethod
+  readonly model: string | null
+  readonly promptVersion: string
+  readonly summary: string
+  readonly bottomLine: string
+  readonly contentHash: string
+}
+
+/** Reads and writes the `narrative_content` table. */
+export class NarrativeContentRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /** Every stored row, ordered by narrative, style and method (a few thousand at most). */
+  async listAll(): Promise<StoredNarrativeContent[]> {
+    const rows = await this.db
+      .selectFrom('narrative_content')
+      .select(['narrative_slug', 'style', 'method', 'model', 'prompt_version', 'summary', 'bottom_line', 'content_hash'])
+      .orderBy('narrative_slug')
+      .orderBy('style')
+      .orderBy('method')
+      .execute()
+    return rows.map((r) => ({
+      slug: r.narrative_slug,
+      style: r.style,
+      method: r.method,
+      model: r.model,
+      promptVersion: r.prompt_version,
+      summary: r.summary,
+      bottomLine: r.bottom_line,
+      contentHash: r.content_hash,
+    }))
+  }
+
+  /** Inserts or replaces rows (key: narrative, style, method). */
+  async upsertMany(rows: readonly StoredNarrativeContent[]): Promise<void> {
+    if (rows.length === 0) return
+    await this.db
+      .insertInto('narrative_content')
+      .values(
+        rows.map((r) => ({
+          narrative_slug: r.slug,
+          style: r.style,
+          method: r.method,
+          model: r.model,
+          prompt_version: r.promptVersion,
+          summary: r.summary,
+          bottom_line: r.bottomLine,
+          content_hash: r.contentHash,
+        })),
+      )
+      .onConflict((oc) =>
+        oc.columns(['narrative_slug', 'style', 'method']).doUpdateSet((eb) => ({
+          model: eb.ref('excluded.model'),
+          prompt_version: eb.ref('excluded.prompt_version'),
+          summary: eb.ref('excluded.summary'),
+          bottom_line: eb.ref('excluded.bottom_line'),
+          content_hash: eb.ref('excluded.content_hash'),
+          // Unchanged text keeps its date, so re-importing the same file changes nothing.
+          created_at: sql<Date>`case when narrative_content.content_hash = excluded.content_hash then narrative_content.created_at else now() end`,
+        })),
+      )
+      .execute()
+  }
+
+  /** Slugs that already have content of a style, method and prompt version (for resumable generation). */
+  async doneSlugs(style: NarrativeStyle, method: NarrativeMethod, promptVersion: string): Promise<Set<string>> {
+    const rows = await this.db
+      .selectFrom('narrative_content')
+      .select('narrative_slug')
+      .where('style', '=', style)
+      .where('method', '=', method)
+      .where('prompt_version', '=', promptVersion)
+      .execute()
+    return new Set(rows.map((r) => r.narrative_slug))
+  }
+
+  /** Deletes curated rows whose (narrative, style) is not in `keep` (the seed file no longer has them). */
+  async deleteCuratedExcept(keep: readonly StoredNarrativeContent[]): Promise<void> {
+    const wanted = new Set(keep.map((r) => `${r.slug}:${r.style}`))
+    const existing = await this.db.selectFrom('narrative_content').select(['narrative_slug', 'style']).where('method', '=', 'curated').execute()
+    for (const row of existing) {
+      if (wanted.has(`${row.narrative_slug}:${row.style}`)) continue
+      await this.db.deleteFrom('narrative_content').where('narrative_slug', '=', row.narrative_slug).where('style', '=', row.style).where('method', '=', 'curated').execute()
+    }
+  }
+
+  /** Runs `work` in one transaction with a repository bound to it. */
+  async transaction<T>(work: (repository: NarrativeContentRepository) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute((trx) => work(new NarrativeContentRepository(trx)))
+  }
+}

@@ -1,0 +1,133 @@
+/**
+ * The rules of stored narrative content, mirroring ContentService for verses: the JSONL
+ * exchange format (import and export), validation of every line with
+ * {@link narrativeContentIssues}, all-or-nothing writes, content hashes, and the precedence
+ * (curated over generated) that start-up serves.
+ */
+import { createHash } from 'node:crypto'
+import type { ImportReport } from '../content/content.service.js'
+import { parseJsonlLines, type RejectedLine } from '../content/jsonl.js'
+import { narrativeContentIssues } from './narrative-content.js'
+import type { NarrativeContentRepository, NarrativeMethod, NarrativeStyle, StoredNarrativeContent } from './narrative-content.repository.js'
+import type { NarrativeStore } from './narrative.store.js'
+import type { NarrativeContent } from './narratives.service.js'
+
+/** One line of the narrative exchange format (the `narrative` key tells it from a verse line). */
+export interface NarrativeContentLine {
+  readonly narrative: string
+  readonly style: NarrativeStyle
+  readonly summary: string
+  readonly bottom_line: string
+  readonly provenance: { readonly method: NarrativeMethod; readonly model: string | null; readonly prompt_version: string }
+}
+
+/** The hash that identifies a narrative's content text. */
+export function narrativeContentHash(fields: { summary: string; bottomLine: string }): string {
+  return createHash('sha256').update(JSON.stringify([fields.summary, fields.bottomLine])).digest('hex')
+}
+
+/** Whether a JSONL text holds narrative lines: its first non-empty line has a `narrative` key. */
+export function isNarrativeJsonl(text: string): boolean {
+  const first = text.split('\n').find((l) => l.trim() !== '')
+  if (first === undefined) return false
+  try {
+    const value: unknown = JSON.parse(first)
+    return typeof value === 'object' && value !== null && !Array.isArray(value) && 'narrative' in value
+  } catch {
+    return false
+  }
+}
+
+// Curated text is reviewed by people, so it wins over a model's whenever both exist.
+const PRECEDENCE: readonly NarrativeMethod[] = ['curated', 'generated']
+
+/**
+ * The content start-up serves, by `slug:style`: one row per narrative and style, curated
+ * before generated. Rows of narratives the store does not know are left out.
+ */
+export function servedNarrativeContent(rows: readonly StoredNarrativeContent[], store: NarrativeStore): ReadonlyMap<string, NarrativeContent> {
+  const served = new Map<string, StoredNarrativeContent>()
+  for (const row of rows) {
+    if (store.get(row.slug) === undefined) continue
+    const key = `${row.slug}:${row.style}`
+    const current = served.get(key)
+    if (current === undefined || PRECEDENCE.indexOf(row.method) < PRECEDENCE.indexOf(current.method)) served.set(key, row)
+  }
+  const content = new Map<string, NarrativeContent>()
+  for (const [key, row] of served) {
+    content.set(key, { summary: row.summary, bottomLine: row.bottomLine, method: row.method, model: row.model, promptVersion: row.promptVersion })
+  }
+  return content
+}
+
+/** Narrative content import, export and generated writes. */
+export class NarrativeContentService {
+  constructor(
+    private readonly repository: NarrativeContentRepository,
+    private readonly narratives: NarrativeStore,
+  ) {}
+
+  /** Parses and validates JSONL text; every line is checked, and problems are reported by line. */
+  parse(text: string): { rows: StoredNarrativeContent[]; rejected: RejectedLine[]; lines: number } {
+    return parseJsonlLines(text, (raw) => this.parseLine(raw), (row) => `${row.slug}:${row.style}:${row.method}`, 'narrative, style and method')
+  }
+
+  /** Imports JSONL text: all lines or none; idempotent (the same line twice changes nothing). */
+  async import(text: string, options: { dryRun: boolean }): Promise<ImportReport> {
+    const { rows, rejected, lines } = this.parse(text)
+    const write = rejected.length === 0 && !options.dryRun && rows.length > 0
+    if (write) await this.repository.transaction((repository) => repository.upsertMany(rows))
+    return { lines, accepted: rows.length, rejected, written: write }
+  }
+
+  /** Stored content (curated and generated) as JSONL lines, in canonical narrative order. */
+  async export(style: NarrativeStyle | undefined): Promise<string[]> {
+    const rows = (await this.repository.listAll()).filter((r) => style === undefined || r.style === style)
+    const position = (slug: string): number => this.narratives.get(slug)?.index ?? Number.MAX_SAFE_INTEGER
+    rows.sort((a, b) => position(a.slug) - position(b.slug) || a.slug.localeCompare(b.slug) || a.style.localeCompare(b.style) || a.method.localeCompare(b.method))
+    return rows.map((row) => JSON.stringify(toLine(row)))
+  }
+
+  /** Stores one validated generated summary and bottom line. */
+  async storeGenerated(slug: string, style: NarrativeStyle, fields: { summary: string; bottomLine: string }, model: string, promptVersion: string): Promise<void> {
+    await this.repository.upsertMany([toRow(slug, style, fields.summary, fields.bottomLine, 'generated', model, promptVersion)])
+  }
+
+  private parseLine(raw: string): StoredNarrativeContent | string {
+    let value: unknown
+    try {
+      value = JSON.parse(raw)
+    } catch {
+      return 'not valid JSON'
+    }
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'not a JSON object'
+    const { narrative, style, summary, bottom_line: bottomLine, provenance } = value as Record<string, unknown>
+    if (typeof narrative !== 'string') return 'narrative is missing'
+    if (this.narratives.get(narrative) === undefined) return `narrative ${JSON.stringify(narrative.slice(0, 80))} names no narrative`
+    if (style !== 'faithful' && style !== 'casual') return 'style must be faithful or casual'
+    if (typeof provenance !== 'object' || provenance === null) return 'provenance is missing'
+    const { method, model, prompt_version: promptVersion } = provenance as Record<string, unknown>
+    if (method !== 'curated' && method !== 'generated') return 'provenance.method must be curated or generated'
+    if (typeof promptVersion !== 'string' || promptVersion.trim() === '' || promptVersion.length > 100) return 'provenance.prompt_version must be a short non-empty string'
+    if (method === 'generated' && (typeof model !== 'string' || model.trim() === '')) return 'provenance.model is required for generated content'
+    if (model !== undefined && model !== null && typeof model !== 'string') return 'provenance.model must be a string or null'
+    const issues = narrativeContentIssues(style, summary, bottomLine)
+    if (issues.length > 0) return issues.join('; ')
+    return toRow(narrative, style, String(summary), String(bottomLine), method, typeof model === 'string' ? model : null, promptVersion)
+  }
+}
+
+function toRow(slug: string, style: NarrativeStyle, summary: string, bottomLine: string, method: NarrativeMethod, model: string | null, promptVersion: string): StoredNarrativeContent {
+  const body = { summary: summary.trim(), bottomLine: bottomLine.trim() }
+  return { slug, style, method, model, promptVersion, ...body, contentHash: narrativeContentHash(body) }
+}
+
+function toLine(row: StoredNarrativeContent): NarrativeContentLine {
+  return {
+    narrative: row.slug,
+    style: row.style,
+    summary: row.summary,
+    bottom_line: row.bottomLine,
+    provenance: { method: row.method, model: row.model, prompt_version: row.promptVersion },
+  }
+}

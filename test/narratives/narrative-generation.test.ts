@@ -1,0 +1,199 @@
+/**
+ * Narrative content generation against a local OpenAI-compatible server started by the test
+ * (valid answers stored with provenance, an invalid answer retried then failed, a resumed run
+ * skipping what is done), and the narrative JSONL import/export round trip with a bad line.
+ */
+import t, { type Test } from 'tap'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { LlmClient, type ChatMessage } from '../../src/content/generation/llm-client.js'
+import { formatReport } from '../../src/content/generation/progress.js'
+import { NarrativeContentRepository } from '../../src/narratives/narrative-content.repository.js'
+import { NarrativeContentService, isNarrativeJsonl, type NarrativeContentLine } from '../../src/narratives/narrative-content.service.js'
+import { NARRATIVE_PROMPT_VERSIONS, generateNarrativeContent, planNarrativeGeneration, selectNarratives, type NarrativeGenerationDeps } from '../../src/narratives/narrative-generation.js'
+import { loadStores } from '../../src/startup.js'
+import { openTestDatabase } from '../helpers/database.js'
+
+interface Fake {
+  readonly url: string
+  /** Requests per narrative title. */
+  readonly perTitle: Map<string, number>
+  readonly bodies: Array<{ messages: ChatMessage[]; response_format: { json_schema: { name: string } } }>
+  close(): Promise<void>
+}
+
+/** A server that answers each request with `answer(title, nth)`, or an HTTP status. */
+async function startFake(t: Test, answer: (title: string, nth: number) => unknown): Promise<Fake> {
+  const perTitle = new Map<string, number>()
+  const bodies: Fake['bodies'] = []
+  const server = createServer((req, res) => {
+    let data = ''
+    req.setEncoding('utf8').on('data', (chunk: string) => (data += chunk))
+    req.on('end', () => {
+      const body = JSON.parse(data) as Fake['bodies'][number]
+      bodies.push(body)
+      const user = body.messages.find((m) => m.role === 'user')?.content ?? ''
+      const title = /^Narrative: (.+)$/m.exec(user)?.[1] ?? '?'
+      const nth = (perTitle.get(title) ?? 0) + 1
+      perTitle.set(title, nth)
+      const reply = answer(title, nth)
+      if (typeof reply === 'number') {
+        res.writeHead(reply, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'busy' } }))
+        return
+      }
+      res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          model: 'test-model-2024-07-18',
+          choices: [{ index: 0, message: { role: 'assistant', content: JSON.stringify(reply) }, finish_reason: 'stop' }],
+          usage: { prompt_tokens: 700, completion_tokens: 90, total_tokens: 790 },
+        }),
+      )
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const fake: Fake = {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+    perTitle,
+    bodies,
+    close: async () => {
+      server.closeAllConnections()
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+    },
+  }
+  t.teardown(() => fake.close())
+  return fake
+}
+
+async function setup(t: Test): Promise<NarrativeGenerationDeps & { reload: () => ReturnType<typeof loadStores> }> {
+  const handle = await openTestDatabase('pglite', { seeded: true })
+  t.teardown(() => handle.close())
+  const stores = await loadStores(handle.db)
+  const repository = new NarrativeContentRepository(handle.db)
+  return { narratives: stores.narratives, verses: stores.verses, repository, content: new NarrativeContentService(repository, stores.narratives), reload: () => loadStores(handle.db) }
+}
+
+function client(url: string): LlmClient {
+  // No real waits between transport retries.
+  return new LlmClient({ baseUrl: url, apiKey: undefined, model: 'test-model', sleep: async () => undefined })
+}
+
+const VALID = (title: string): Record<string, string> => ({
+  summary: `This passage tells the story called ${title}. The people in it respond to Jesus in their own way.`,
+  bottom_line: `The account of ${title} shows who Jesus is.`,
+})
+/** One sentence, and archaic forms in faithful text: rejected every time. */
+const INVALID = { summary: 'Thou seest Jesus, and he saith unto them that ye shall follow.', bottom_line: 'Jesus hath spoken.' }
+
+t.test('generation stores valid answers with provenance, retries and fails invalid ones, and resumes', async (t) => {
+  const deps = await setup(t)
+  const mark = selectNarratives(deps.narratives, 'mark').slice(0, 3)
+  const [ok1, bad, ok2] = mark
+  if (ok1 === undefined || bad === undefined || ok2 === undefined) throw new Error('Mark has at least 3 narratives')
+
+  const plan = await planNarrativeGeneration(deps, { style: 'faithful', gospel: 'mark', limit: 3 })
+  t.equal(plan.target, 'narratives')
+  t.equal(plan.toGenerate, 3)
+  t.match(plan.first?.messages[1]?.content ?? '', new RegExp(`Narrative: ${ok1.title}\\nPassage: ${ok1.reference.replace(/[()]/g, '\\$&')}`), 'the prompt gives the title and reference')
+  t.match(plan.first?.messages[1]?.content ?? '', /^1:1 The beginning of the gospel of Jesus Christ/m, 'and the full KJV text, verse by verse')
+
+  const fake = await startFake(t, (title, nth) => {
+    if (title === bad.title) return INVALID
+    // A 503 first for one narrative: retried by the client's backoff, not counted as a failure.
+    if (title === ok2.title && nth === 1) return 503
+    return VALID(title)
+  })
+  const first = await generateNarrativeContent(deps, { style: 'faithful', gospel: 'mark', limit: 3, client: client(fake.url), model: 'test-model', concurrency: 2 })
+  t.equal(first.target, 'narratives')
+  t.equal(first.promptVersion, NARRATIVE_PROMPT_VERSIONS.faithful)
+  t.equal(first.done, 2)
+  t.equal(first.failed, 1)
+  t.equal(first.transportRetries, 1)
+  t.equal(first.answerRetries, 2, 'the invalid narrative was asked for three times in all')
+  t.equal(fake.perTitle.get(bad.title), 3)
+  t.match(first.failures, [{ reason: /invalid content: .*archaic.*2 to 4 sentences|invalid content: .*2 to 4 sentences/, count: 1, examples: [{ slug: bad.slug }] }])
+  t.equal(fake.bodies[0]?.response_format.json_schema.name, 'plainverse_narrative_faithful')
+  t.match(formatReport(first).join('\n'), /selected: +\d+ narratives[\s\S]*generated: +2 of 3/)
+  // The retry feeds the problems back to the model.
+  t.ok(fake.bodies.some((b) => b.messages.some((m) => m.role === 'user' && /That answer was rejected:[\s\S]*archaic/.test(m.content))))
+
+  const rows = (await deps.repository.listAll()).filter((r) => r.method === 'generated')
+  t.same(rows.map((r) => r.slug).sort(), [ok1.slug, ok2.slug].sort())
+  for (const row of rows) {
+    t.equal(row.model, 'test-model-2024-07-18', 'the model that answered is recorded')
+    t.equal(row.promptVersion, 'narrative-faithful-v1')
+    t.equal(row.style, 'faithful')
+    t.equal(row.summary, VALID(deps.narratives.get(row.slug)?.title ?? '').summary)
+  }
+
+  // A second run skips the done narratives and asks again only for the failed one.
+  const second = await startFake(t, (title) => VALID(title))
+  const resumed = await generateNarrativeContent(deps, { style: 'faithful', gospel: 'mark', limit: 1, client: client(second.url), model: 'test-model' })
+  t.equal(resumed.skipped, 2)
+  t.equal(resumed.done, 1)
+  t.same([...second.perTitle.keys()], [bad.title])
+  t.equal((await deps.repository.doneSlugs('faithful', 'generated', 'narrative-faithful-v1')).size, 3)
+
+  // Served content: curated wins where both exist, generated fills the rest.
+  const stores = await deps.reload()
+  for (const n of mark) {
+    const served = stores.narrativeContent.get(`${n.slug}:faithful`)
+    const curated = (await deps.repository.listAll()).some((r) => r.slug === n.slug && r.style === 'faithful' && r.method === 'curated')
+    t.equal(served?.method, curated ? 'curated' : 'generated', `${n.slug}: precedence`)
+  }
+})
+
+t.test('a bad --gospel is a selection error', async (t) => {
+  const deps = await setup(t)
+  t.throws(() => selectNarratives(deps.narratives, 'acts'), /--gospel must be/)
+})
+
+t.test('import and export round trip, all or nothing', async (t) => {
+  const deps = await setup(t)
+  const [a, b] = selectNarratives(deps.narratives, 'john')
+  if (a === undefined || b === undefined) throw new Error('John has narratives')
+  const line = (slug: string, style: 'faithful' | 'casual'): NarrativeContentLine => ({
+    narrative: slug,
+    style,
+    summary: 'Jesus speaks with the people there. They listen and some of them believe.',
+    bottom_line: 'Jesus meets people where they are.',
+    provenance: { method: 'generated', model: 'gpt-4o-mini-2024-07-18', prompt_version: `narrative-${style}-v1` },
+  })
+  const good = [line(a.slug, 'faithful'), line(b.slug, 'casual')].map((l) => JSON.stringify(l))
+  t.ok(isNarrativeJsonl(good.join('\n')))
+  t.notOk(isNarrativeJsonl('{"slug":"john-11-35","style":"faithful"}'))
+
+  // One bad line (one sentence, no such narrative, missing model) rejects the whole file.
+  const badLines = [
+    JSON.stringify({ ...line(a.slug, 'casual'), summary: 'Only one sentence here.' }),
+    JSON.stringify(line('no-such-narrative', 'faithful')),
+    JSON.stringify({ ...line(b.slug, 'faithful'), provenance: { method: 'generated', model: null, prompt_version: 'x' } }),
+  ]
+  const rejected = await deps.content.import([...good, ...badLines].join('\n'), { dryRun: false })
+  t.equal(rejected.written, false)
+  t.match(rejected.rejected, [
+    { line: 3, reason: /summary must be 2 to 4 sentences/ },
+    { line: 4, reason: /names no narrative/ },
+    { line: 5, reason: /provenance.model is required/ },
+  ])
+  t.equal((await deps.repository.listAll()).filter((r) => r.method === 'generated').length, 0, 'nothing was written')
+
+  const dup = await deps.content.import([good[0], good[0]].join('\n'), { dryRun: false })
+  t.match(dup.rejected, [{ line: 2, reason: /duplicate of line 1/ }])
+
+  const dry = await deps.content.import(good.join('\n'), { dryRun: true })
+  t.same({ accepted: dry.accepted, written: dry.written, rejected: dry.rejected }, { accepted: 2, written: false, rejected: [] })
+
+  const imported = await deps.content.import(`${good.join('\n')}\n`, { dryRun: false })
+  t.equal(imported.written, true)
+  const exported = await deps.content.export(undefined)
+  const generated = exported.filter((l) => (JSON.parse(l) as NarrativeContentLine).provenance.method === 'generated')
+  t.same(generated.map((l) => JSON.parse(l) as NarrativeContentLine), [JSON.parse(good[0] ?? ''), JSON.parse(good[1] ?? '')], 'export gives back the imported lines, in canonical order')
+  t.equal(exported.filter((l) => (JSON.parse(l) as NarrativeContentLine).provenance.method === 'curated').length, 702, 'with the seeded curated content')
+
+  // Re-importing the export changes nothing (idempotent), and the export is stable.
+  const before = await deps.repository.listAll()
+  const again = await deps.content.import(exported.join('\n'), { dryRun: false })
+  t.equal(again.rejected.length, 0)
+  t.same(await deps.repository.listAll(), before)
+  t.same(await deps.content.export('casual'), exported.filter((l) => (JSON.parse(l) as NarrativeContentLine).style === 'casual'))
+})
