@@ -65,6 +65,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     isReady: deps.isReady ?? (() => true),
     verseCount: () => deps.verses.size,
     database: deps.database,
+    counter: services.counter,
     publicBaseUrl: config.publicBaseUrl,
   })
   await app.ready()

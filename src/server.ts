@@ -51,10 +51,13 @@ async function main(): Promise<void> {
     try {
       // Stop accepting connections and let in-flight requests finish, then flush usage to the
       // ledger, then close the database so that PGlite flushes its files.
-      await app.close()
-      await admin.close()
-      await services.stop()
-      await database.close()
+      try {
+        await app.close()
+        await admin.close()
+        await services.stop()
+      } finally {
+        await database.close()
+      }
       logger.info('stopped')
       process.exit(0)
     } catch (error) {

@@ -94,9 +94,16 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
     },
     async stop() {
       keyVerifier.stop()
-      await usage.stop()
-      journal.close()
-      await counter.close()
+      // Each step runs even when an earlier one fails, so nothing is left open.
+      try {
+        await usage.stop()
+      } finally {
+        try {
+          journal.close()
+        } finally {
+          await counter.close()
+        }
+      }
     },
   }
 }

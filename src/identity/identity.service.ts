@@ -197,6 +197,7 @@ export class IdentityVerifier {
       throw invalid('The token\'s subject (sub claim) is missing, empty or not a string, so it names no account.')
     }
     if (sub.length > MAX_SUBJECT_LENGTH) throw invalid(`The token's subject (sub claim) is longer than ${MAX_SUBJECT_LENGTH} characters.`)
+    if (/[\u0000-\u001f\u007f]/.test(sub)) throw invalid('The token\'s subject (sub claim) contains control characters, so it names no account.')
     if (Object.hasOwn(claims, 'role') && claims.role !== 'authenticated') throw invalid(roleDetail(claims.role))
     return { accountId: sub, email: typeof claims.email === 'string' && claims.email !== '' ? claims.email : undefined }
   }

@@ -3,7 +3,7 @@
  * Used by the HTTP routes and the operator CLI alike.
  */
 import { randomUUID } from 'node:crypto'
-import type { QuotaConfig, Tier } from '../config.js'
+import { TIERS, type QuotaConfig, type Tier } from '../config.js'
 import { AppError } from '../errors.js'
 import { normalisePattern } from './domains.js'
 import { displayPrefix, generateKey, hashKey } from './key-format.js'
@@ -44,6 +44,13 @@ export class KeysService {
     const name = input.name.trim()
     if (name.length < 1 || name.length > 100) {
       throw new AppError('invalid_parameter', 'name must be 1 to 100 characters after trimming.', { errors: [{ location: 'body/name', message: 'must be 1 to 100 characters after trimming' }] })
+    }
+    // Control characters (NUL above all, which PostgreSQL text cannot hold) have no place in a name.
+    if (/[\u0000-\u001f\u007f]/.test(name)) {
+      throw new AppError('invalid_parameter', 'name must not contain control characters.', { errors: [{ location: 'body/name', message: 'must not contain control characters' }] })
+    }
+    if (input.tier !== undefined && !(TIERS as readonly string[]).includes(input.tier)) {
+      throw new AppError('invalid_parameter', `tier must be one of ${TIERS.join(', ')}.`)
     }
     const domains = this.normaliseDomains(input.allowedDomains ?? [])
     const key = this.newKey()

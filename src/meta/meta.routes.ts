@@ -13,6 +13,8 @@ export interface MetaDeps {
   readonly isReady: () => boolean
   readonly verseCount: () => number
   readonly database: { readonly kind: 'pglite' | 'postgres'; ping(): Promise<void> }
+  /** The quota counter backend (in-process or Redis). */
+  readonly counter: { ping(): Promise<void> }
   readonly publicBaseUrl: string
 }
 
@@ -47,6 +49,11 @@ export async function registerMetaRoutes(app: FastifyInstance, deps: MetaDeps): 
         await deps.database.ping()
       } catch {
         throw new AppError('not_ready', 'The database does not answer.')
+      }
+      try {
+        await deps.counter.ping()
+      } catch {
+        throw new AppError('not_ready', 'The quota counter backend (Redis) does not answer.')
       }
       return { status: 'ready' as const, verses: deps.verseCount(), database: deps.database.kind }
     },

@@ -76,8 +76,9 @@ export class QuotaService {
       try {
         await this.usage.record(key.id, period.id, endpoint, style)
       } catch (error) {
-        // Not recorded means not served: give the unit back so the count stays exact.
-        await this.counter.refund(key.id, period.id)
+        // Not recorded means not served: give the unit back so the count stays exact. The
+        // journal's failure is what the caller needs to see, even if the refund fails too.
+        await this.counter.refund(key.id, period.id).catch(() => undefined)
         throw error
       }
       return { allowed: true, state: this.describe(key, period, result.count, now) }

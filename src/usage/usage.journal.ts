@@ -108,9 +108,12 @@ export class UsageJournal {
     this.pending = this.pending.filter((e) => e.seq > seq)
     if (this.bytes >= COMPACT_AT_BYTES) {
       // Synchronous from here to the reopen: no append can interleave in this single thread.
+      // The new file is complete before the old descriptor is given up, so a failed rewrite
+      // leaves the journal as it was.
+      const bytes = this.rewrite(this.pending)
       closeSync(this.fd)
-      this.bytes = this.rewrite(this.pending)
       this.fd = openSync(this.path, 'a')
+      this.bytes = bytes
     }
   }
 

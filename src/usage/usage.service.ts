@@ -45,6 +45,8 @@ export class UsageService {
   /** Adds every journalled entry to the ledger; one flush at a time. */
   flush(): Promise<void> {
     return this.exclusive(async () => {
+      if (this.journal.pendingEntries().length === 0) return
+      await this.resync()
       const batch = [...this.journal.pendingEntries()]
       if (batch.length === 0) return
       const first = batch[0]?.seq ?? 0
@@ -77,6 +79,7 @@ export class UsageService {
   /** Queries of one key in a period: the ledger plus what is journalled but not yet flushed. */
   keyTotal(keyId: string, period: string): Promise<number> {
     return this.exclusive(async () => {
+      await this.resync()
       const ledger = await this.repository.keyTotal(keyId, period)
       return ledger + this.journal.pendingEntries().filter((e) => e.keyId === keyId && e.period === period).length
     })
@@ -85,6 +88,7 @@ export class UsageService {
   /** Usage of some keys in a period, with breakdowns. */
   breakdown(keyIds: readonly string[], period: string): Promise<UsageBreakdown> {
     return this.exclusive(async () => {
+      await this.resync()
       const wanted = new Set(keyIds)
       const rows: LedgerRow[] = await this.repository.rowsFor(keyIds, period)
       for (const e of this.journal.pendingEntries()) {
@@ -102,6 +106,14 @@ export class UsageService {
       }
       return { total, byEndpoint, byStyle, byKey }
     })
+  }
+
+  /**
+   * Forgets pending entries the ledger already has: a batch whose commit succeeded but whose
+   * acknowledgement was lost (a connection dropped after COMMIT) must not count twice.
+   */
+  private async resync(): Promise<void> {
+    if (this.journal.pendingEntries().length > 0) this.journal.markApplied(await this.repository.appliedSeq(this.journal.journalId))
   }
 
   private exclusive<T>(work: () => Promise<T>): Promise<T> {

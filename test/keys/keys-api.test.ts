@@ -54,7 +54,7 @@ t.test('keys API', async (t) => {
     const bodies: unknown[] = [
       {}, { name: '' }, { name: '   ' }, { name: 'x'.repeat(101) }, { name: 42 }, { name: null }, { name: ['a'] },
       { name: 'ok', allowed_domains: ['not a domain'] }, { name: 'ok', allowed_domains: ['*.com'] }, { name: 'ok', allowed_domains: ['http://example.com'] },
-      { name: 'ok', allowed_domains: 'example.com' }, { name: 'ok', allowed_domains: [''] }, { name: 'ok', extra: true }, [], 'null', '"name"',
+      { name: 'ok', allowed_domains: 'example.com' }, { name: 'a\u0000b' }, { name: 'tab\tname' }, { name: 'ok', allowed_domains: [''] }, { name: 'ok', extra: true }, [], 'null', '"name"',
       { name: 'ok', allowed_domains: Array.from({ length: 51 }, (_, i) => `d${i}.example.com`) },
     ]
     for (const body of bodies) {
@@ -113,6 +113,8 @@ t.test('keys API', async (t) => {
     const anon = await post({ authorization: `Bearer ${signToken('anon-user', { role: 'anon' })}` }, { name: 'x' })
     t.equal(anon.statusCode, 401, "Supabase's anon key never creates keys")
     t.equal(anon.json<Problem>().code, 'invalid_token')
+    const controlSub = await post({ authorization: `Bearer ${signToken('evil\u0000sub')}` }, { name: 'x' })
+    t.equal(controlSub.statusCode, 401, 'a subject with control characters names no account')
     const forged = await post({ authorization: `Bearer ${signToken('alice', {}, 'another-secret-of-at-least-32-characters')}` }, { name: 'x' })
     t.equal(forged.statusCode, 401)
     const unauthenticatedBadBody = await post({}, '{"name": ')
