@@ -44,7 +44,11 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
+        /**
+         * CORS preflight
+         * @description Answers browsers' preflight requests without credentials.
+         */
+        options: operations["preflightNarratives"];
         head?: never;
         patch?: never;
         trace?: never;
@@ -67,7 +71,11 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
+        /**
+         * CORS preflight
+         * @description Answers browsers' preflight requests without credentials.
+         */
+        options: operations["preflightNarrative"];
         head?: never;
         patch?: never;
         trace?: never;
@@ -93,7 +101,11 @@ export interface paths {
          */
         post: operations["createKey"];
         delete?: never;
-        options?: never;
+        /**
+         * CORS preflight
+         * @description Answers browsers' preflight requests without credentials.
+         */
+        options: operations["preflightKeys"];
         head?: never;
         patch?: never;
         trace?: never;
@@ -113,7 +125,11 @@ export interface paths {
          * @description The key stops working at once on this instance and within 5 seconds on every other.
          */
         delete: operations["revokeKey"];
-        options?: never;
+        /**
+         * CORS preflight
+         * @description Answers browsers' preflight requests without credentials.
+         */
+        options: operations["preflightKey"];
         head?: never;
         patch?: never;
         trace?: never;
@@ -135,7 +151,11 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
+        /**
+         * CORS preflight
+         * @description Answers browsers' preflight requests without credentials.
+         */
+        options: operations["preflightUsage"];
         head?: never;
         patch?: never;
         trace?: never;
@@ -600,6 +620,17 @@ export interface components {
         };
     };
     responses: {
+        /** @description The request may be made from any origin with these headers and methods. */
+        Preflight: {
+            headers: {
+                "Access-Control-Allow-Origin"?: string;
+                "Access-Control-Allow-Methods"?: string;
+                "Access-Control-Allow-Headers"?: string;
+                "Access-Control-Max-Age"?: string;
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
         /** @description No API key was sent (code `missing_credentials`); for `/usage`, also a rejected identity token (`invalid_token`). */
         MissingCredentials: {
             headers: {
@@ -810,17 +841,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The request may be made from any origin with these headers. */
-            204: {
-                headers: {
-                    "Access-Control-Allow-Origin"?: string;
-                    "Access-Control-Allow-Methods"?: string;
-                    "Access-Control-Allow-Headers"?: string;
-                    "Access-Control-Max-Age"?: string;
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            204: components["responses"]["Preflight"];
         };
     };
     listNarratives: {
@@ -853,6 +874,18 @@ export interface operations {
             401: components["responses"]["MissingCredentials"];
             403: components["responses"]["KeyForbidden"];
             500: components["responses"]["InternalError"];
+        };
+    };
+    preflightNarratives: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Preflight"];
         };
     };
     getNarrative: {
@@ -897,6 +930,20 @@ export interface operations {
             };
             429: components["responses"]["QuotaExceeded"];
             500: components["responses"]["InternalError"];
+        };
+    };
+    preflightNarrative: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Preflight"];
         };
     };
     listKeys: {
@@ -961,6 +1008,18 @@ export interface operations {
             503: components["responses"]["SignInNotConfigured"];
         };
     };
+    preflightKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Preflight"];
+        };
+    };
     revokeKey: {
         parameters: {
             query?: never;
@@ -993,6 +1052,20 @@ export interface operations {
             503: components["responses"]["SignInNotConfigured"];
         };
     };
+    preflightKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Preflight"];
+        };
+    };
     getUsage: {
         parameters: {
             query?: never;
@@ -1015,6 +1088,18 @@ export interface operations {
             403: components["responses"]["KeyForbidden"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["SignInNotConfigured"];
+        };
+    };
+    preflightUsage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Preflight"];
         };
     };
     listBooks: {

@@ -403,6 +403,11 @@ export const routes = {
       }
     }
   },
+  "preflightNarratives": {
+    "method": "OPTIONS",
+    "url": "/api/v1/narratives",
+    "schema": {}
+  },
   "getNarrative": {
     "method": "GET",
     "url": "/api/v1/narratives/:slug",
@@ -863,6 +868,23 @@ export const routes = {
       }
     }
   },
+  "preflightNarrative": {
+    "method": "OPTIONS",
+    "url": "/api/v1/narratives/:slug",
+    "schema": {
+      "params": {
+        "type": "object",
+        "properties": {
+          "slug": {
+            "type": "string"
+          }
+        },
+        "required": [
+          "slug"
+        ]
+      }
+    }
+  },
   "listKeys": {
     "method": "GET",
     "url": "/api/v1/keys",
@@ -1043,8 +1065,30 @@ export const routes = {
       }
     }
   },
+  "preflightKeys": {
+    "method": "OPTIONS",
+    "url": "/api/v1/keys",
+    "schema": {}
+  },
   "revokeKey": {
     "method": "DELETE",
+    "url": "/api/v1/keys/:id",
+    "schema": {
+      "params": {
+        "type": "object",
+        "properties": {
+          "id": {
+            "type": "string"
+          }
+        },
+        "required": [
+          "id"
+        ]
+      }
+    }
+  },
+  "preflightKey": {
+    "method": "OPTIONS",
     "url": "/api/v1/keys/:id",
     "schema": {
       "params": {
@@ -1208,6 +1252,11 @@ export const routes = {
         }
       }
     }
+  },
+  "preflightUsage": {
+    "method": "OPTIONS",
+    "url": "/api/v1/usage",
+    "schema": {}
   },
   "listBooks": {
     "method": "GET",

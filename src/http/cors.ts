@@ -21,12 +21,18 @@ export function installCors(app: FastifyInstance): void {
   })
 }
 
-/** Registers the preflight answer for a route that browsers call with a key. */
-export function preflightHeaders(): Record<string, string> {
+/** The preflight answer for a path whose methods are `methods`. */
+export function preflightHeaders(methods: readonly string[] = ['GET']): Record<string, string> {
   return {
     'access-control-allow-origin': '*',
-    'access-control-allow-methods': 'GET, OPTIONS',
+    'access-control-allow-methods': [...methods, 'OPTIONS'].join(', '),
     'access-control-allow-headers': ALLOWED_HEADERS,
     'access-control-max-age': '86400',
   }
+}
+
+/** Registers a preflight route (from the contract's generated routes) that answers 204 without credentials. */
+export function registerPreflight(app: FastifyInstance, route: { readonly method: string; readonly url: string; readonly schema: object }, methods: readonly string[]): void {
+  const headers = preflightHeaders(methods)
+  app.route({ ...route, method: 'OPTIONS', handler: (_request, reply) => reply.code(204).headers(headers).send() })
 }

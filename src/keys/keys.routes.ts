@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { components, operations } from '../../generated/api-types.js'
 import { routes } from '../../generated/route-schemas.js'
+import { registerPreflight } from '../http/cors.js'
 import { monthPeriod } from '../quotas/counter.js'
 import type { Clock } from '../infra/clock.js'
 import type { UsageService } from '../usage/usage.service.js'
@@ -23,6 +24,8 @@ export interface KeyRouteDeps {
 /** Registers POST/GET /api/v1/keys and DELETE /api/v1/keys/{id}. */
 export function registerKeyRoutes(app: FastifyInstance, deps: KeyRouteDeps): void {
   const { keys, usage, clock } = deps
+  registerPreflight(app, routes.preflightKeys, ['GET', 'POST'])
+  registerPreflight(app, routes.preflightKey, ['DELETE'])
   // Identity first: an unauthenticated caller learns nothing about the body's validity.
   const signedIn = async (request: import('fastify').FastifyRequest): Promise<void> => {
     await request.identity()

@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { operations } from '../../generated/api-types.js'
 import { routes } from '../../generated/route-schemas.js'
+import { registerPreflight } from '../http/cors.js'
 import { apiKeyHook } from '../keys/api-key.auth.js'
 import type { KeyVerifier } from '../keys/key-verifier.js'
 import { quotaExceeded, rateLimitHeadersHook, setHeaders } from '../quotas/quota.http.js'
@@ -22,6 +23,9 @@ export interface NarrativeRouteDeps {
 /** Registers GET /api/v1/narratives and GET /api/v1/narratives/{slug}. */
 export function registerNarrativeRoutes(app: FastifyInstance, deps: NarrativeRouteDeps): void {
   const { narratives, keys, quotas } = deps
+
+  registerPreflight(app, routes.preflightNarratives, ['GET'])
+  registerPreflight(app, routes.preflightNarrative, ['GET'])
 
   app.route<{ Querystring: ListQuery }>({
     ...routes.listNarratives,

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify'
 import type { components } from '../../generated/api-types.js'
 import { routes } from '../../generated/route-schemas.js'
 import { AppError } from '../errors.js'
+import { registerPreflight } from '../http/cors.js'
 import type { Clock } from '../infra/clock.js'
 import { checkKey } from '../keys/api-key.auth.js'
 import { credentialOf, WWW_AUTHENTICATE } from '../keys/credentials.js'
@@ -26,6 +27,7 @@ export interface UsageRouteDeps {
 
 /** Registers GET /api/v1/usage. */
 export function registerUsageRoutes(app: FastifyInstance, deps: UsageRouteDeps): void {
+  registerPreflight(app, routes.preflightUsage, ['GET'])
   app.route({
     ...routes.getUsage,
     async handler(request): Promise<KeyUsage | AccountUsage> {

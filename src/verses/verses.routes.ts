@@ -2,7 +2,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import type { operations } from '../../generated/api-types.js'
 import { routes } from '../../generated/route-schemas.js'
-import { preflightHeaders } from '../http/cors.js'
+import { registerPreflight } from '../http/cors.js'
 import { etagOf, ifNoneMatchMatches, type Representation, RepresentationCache } from '../http/etag.js'
 import { apiKeyHook } from '../keys/api-key.auth.js'
 import type { KeyVerifier } from '../keys/key-verifier.js'
@@ -59,10 +59,7 @@ export function registerVerseRoutes(app: FastifyInstance, deps: VerseRouteDeps):
     },
   })
 
-  app.route({
-    ...routes.preflightVerse,
-    handler: (_request, reply) => reply.code(204).headers(preflightHeaders()).send(),
-  })
+  registerPreflight(app, routes.preflightVerse, ['GET'])
 
   const bookRepresentations = new RepresentationCache(100)
   app.route<{ Params: { book: string } }>({

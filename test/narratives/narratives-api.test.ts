@@ -84,6 +84,24 @@ t.test('narratives', async (t) => {
     t.equal(badStyle.statusCode, 400)
   })
 
+  t.test('browsers can call every keyed endpoint: preflights answer without credentials', async (t) => {
+    const cases: Array<[string, string]> = [
+      ['/api/v1/narratives', 'GET'],
+      ['/api/v1/narratives/mark-jesus-feeds-five-thousand', 'GET'],
+      ['/api/v1/usage', 'GET'],
+      ['/api/v1/keys', 'POST'],
+      ['/api/v1/keys/00000000-0000-4000-8000-000000000000', 'DELETE'],
+      ['/api/v1/verse/john-3-16', 'GET'],
+    ]
+    for (const [url, method] of cases) {
+      const res = await call(t, app, { method: 'OPTIONS', url, headers: { origin: 'https://app.example', 'access-control-request-method': method } })
+      t.equal(res.statusCode, 204, url)
+      t.equal(res.headers['access-control-allow-origin'], '*', url)
+      t.match(String(res.headers['access-control-allow-methods']), new RegExp(method), url)
+      t.match(String(res.headers['access-control-allow-headers']), /X-API-Key/, url)
+    }
+  })
+
   t.test('Gospel verses name their narrative; others do not', async (t) => {
     const john = (await call(t, app, { url: '/api/v1/verse/john-3-16', headers })).json<VerseResource>()
     t.match(john.narrative?.slug, /^john-/)
