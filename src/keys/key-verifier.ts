@@ -26,6 +26,8 @@ export class KeyVerifier {
   private readonly hashById = new Map<string, string>()
   private readonly unknown = new Map<string, number>()
   private since: Date | undefined
+  /** Completed polls, so a lookup can tell whether one ran while it waited. */
+  private polls = 0
   private timer: NodeJS.Timeout | undefined
 
   constructor(
@@ -60,7 +62,11 @@ export class KeyVerifier {
     if (record === undefined) {
       const seen = this.unknown.get(hash)
       if (seen !== undefined && this.options.now() - seen < NEGATIVE_TTL_MS) return { ok: false, reason: 'unknown' }
+      const polls = this.polls
       record = await this.repository.findByHash(hash)
+      // A poll that finished meanwhile may have seen a change to this key while it was not yet
+      // cached (and so could not apply it); read it again so the cache never keeps a stale row.
+      if (record !== undefined && polls !== this.polls) record = await this.repository.findByHash(hash)
       if (record === undefined) {
         if (this.unknown.size >= NEGATIVE_MAX) this.unknown.clear()
         this.unknown.set(hash, this.options.now())
@@ -86,6 +92,7 @@ export class KeyVerifier {
     const since = this.since === undefined ? startedAt : new Date(this.since.getTime() - 1_000)
     for (const record of await this.repository.changedSince(since)) this.noteChanged(record)
     this.since = startedAt
+    this.polls++
   }
 
   /** Starts polling. */
