@@ -2,17 +2,12 @@
  * The process entry point: read the configuration, open the database, prepare it, load the
  * verses into memory, build the app and listen. Stops gracefully on SIGTERM and SIGINT.
  */
+import { resolve } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { pino } from 'pino'
-import { buildApp } from './app.js'
 import { ConfigError, loadConfig, type Config } from './config.js'
 import { systemClock } from './infra/clock.js'
 import { databaseLocation, openDatabase } from './infra/database.js'
-import { createServices } from './services.js'
-import { localOperations } from './admin/admin.operations.js'
-import { startAdminServer } from './admin/admin.server.js'
-import { resolve } from 'node:path'
-import { loadStores, prepareDatabase } from './startup.js'
 
 function readConfig(): Config {
   try {
@@ -30,7 +25,17 @@ async function main(): Promise<void> {
   const startedAt = performance.now()
   const config = readConfig()
   const logger = pino({ level: config.logLevel })
-  const database = await openDatabase(databaseLocation(config))
+  // The embedded database compiles its WebAssembly while the rest of the app's modules load:
+  // start-up to ready is the target, so the two overlap.
+  const opening = openDatabase(databaseLocation(config))
+  const [{ buildApp }, { createServices }, { loadStores, prepareDatabase }, { localOperations }, { startAdminServer }] = await Promise.all([
+    import('./app.js'),
+    import('./services.js'),
+    import('./startup.js'),
+    import('./admin/admin.operations.js'),
+    import('./admin/admin.server.js'),
+  ])
+  const database = await opening
   const prepared = await prepareDatabase(database.db)
   const stores = await loadStores(database.db)
   const services = await createServices({ config, database, stores, clock: systemClock, logger, journalDir: config.dataDir })
