@@ -10,10 +10,10 @@ import type { VerseStore } from '../verses/verse.store.js'
 import type { ContentRepository } from './content.repository.js'
 import type { ContentMethod, Style, StoredContent, StyleContent } from './content.store.js'
 import { modernize } from './modernizer.js'
-import { parseJsonlLines, type RejectedLine } from './jsonl.js'
+import { importAllOrNothing, parseJsonlLines, type ImportReport, type RejectedLine } from './jsonl.js'
 import { STYLE_FIELDS, validateContent } from './validation.js'
 
-export type { RejectedLine }
+export type { ImportReport, RejectedLine }
 
 /** Version of the deterministic modernizer; bump it when its output changes. */
 export const MODERNIZER_VERSION = 'modernizer-1'
@@ -27,15 +27,6 @@ export interface ContentLine {
   readonly historical_context?: string
   readonly practical_reflection?: string
   readonly provenance: { readonly method: ContentMethod; readonly model: string | null; readonly prompt_version: string }
-}
-
-/** What an import did (or, with dryRun, would do). */
-export interface ImportReport {
-  readonly lines: number
-  readonly accepted: number
-  readonly rejected: readonly RejectedLine[]
-  /** False when anything was rejected (nothing is written) or for a dry run. */
-  readonly written: boolean
 }
 
 const IMPORTABLE_METHODS: readonly ContentMethod[] = ['curated', 'generated']
@@ -61,10 +52,7 @@ export class ContentService {
 
   /** Imports JSONL text: all lines or none; idempotent (the same line twice changes nothing). */
   async import(text: string, options: { dryRun: boolean }): Promise<ImportReport> {
-    const { rows, rejected, lines } = this.parse(text)
-    const write = rejected.length === 0 && !options.dryRun && rows.length > 0
-    if (write) await this.repository.transaction((repository) => repository.upsertMany(rows))
-    return { lines, accepted: rows.length, rejected, written: write }
+    return importAllOrNothing(this.parse(text), options.dryRun, (rows) => this.repository.transaction((repository) => repository.upsertMany(rows)))
   }
 
   /** Stored curated and generated content as JSONL lines, in canonical order. */

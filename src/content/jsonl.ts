@@ -30,3 +30,24 @@ export function parseJsonlLines<T>(text: string, parseLine: (raw: string) => T |
   })
   return { rows, rejected, lines }
 }
+
+/** What an import did (or, with dryRun, would do). */
+export interface ImportReport {
+  readonly lines: number
+  readonly accepted: number
+  readonly rejected: readonly RejectedLine[]
+  /** False when anything was rejected (nothing is written) or for a dry run. */
+  readonly written: boolean
+}
+
+/** Writes the parsed rows only when no line was rejected (and this is not a dry run): all lines or none. */
+export async function importAllOrNothing<T>(
+  parsed: { rows: T[]; rejected: RejectedLine[]; lines: number },
+  dryRun: boolean,
+  write: (rows: T[]) => Promise<void>,
+): Promise<ImportReport> {
+  const { rows, rejected, lines } = parsed
+  const written = rejected.length === 0 && !dryRun && rows.length > 0
+  if (written) await write(rows)
+  return { lines, accepted: rows.length, rejected, written }
+}

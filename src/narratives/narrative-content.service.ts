@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto'
 import type { ImportReport } from '../content/content.service.js'
-import { parseJsonlLines, type RejectedLine } from '../content/jsonl.js'
+import { importAllOrNothing, parseJsonlLines, type RejectedLine } from '../content/jsonl.js'
 import { narrativeContentIssues } from './narrative-content.js'
 import type { NarrativeContentRepository, NarrativeMethod, NarrativeStyle, StoredNarrativeContent } from './narrative-content.repository.js'
 import type { NarrativeStore } from './narrative.store.js'
@@ -74,10 +74,7 @@ export class NarrativeContentService {
 
   /** Imports JSONL text: all lines or none; idempotent (the same line twice changes nothing). */
   async import(text: string, options: { dryRun: boolean }): Promise<ImportReport> {
-    const { rows, rejected, lines } = this.parse(text)
-    const write = rejected.length === 0 && !options.dryRun && rows.length > 0
-    if (write) await this.repository.transaction((repository) => repository.upsertMany(rows))
-    return { lines, accepted: rows.length, rejected, written: write }
+    return importAllOrNothing(this.parse(text), options.dryRun, (rows) => this.repository.transaction((repository) => repository.upsertMany(rows)))
   }
 
   /** Stored content (curated and generated) as JSONL lines, in canonical narrative order. */
