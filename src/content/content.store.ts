@@ -27,6 +27,11 @@ export interface StoredContent extends StyleContent {
 /** Lower rank wins. */
 const PRECEDENCE: Readonly<Record<ContentMethod, number>> = { curated: 0, generated: 1, modernized: 2 }
 
+/** Whether content made by `method` wins over content made by `other`: curated, then generated, then modernized. */
+export function outranks(method: ContentMethod, other: ContentMethod): boolean {
+  return PRECEDENCE[method] < PRECEDENCE[other]
+}
+
 /** Immutable index of the effective content of each verse and style. */
 export class ContentStore {
   private readonly effective: ReadonlyMap<string, StyleContent>
@@ -37,7 +42,7 @@ export class ContentStore {
     for (const row of rows) {
       const key = `${row.verseId}:${row.style}`
       const current = effective.get(key)
-      if (current === undefined || PRECEDENCE[row.method] < PRECEDENCE[current.method]) effective.set(key, row)
+      if (current === undefined || outranks(row.method, current.method)) effective.set(key, row)
     }
     this.effective = effective
   }

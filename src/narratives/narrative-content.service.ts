@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto'
 import type { ImportReport } from '../content/content.service.js'
+import { outranks } from '../content/content.store.js'
 import { importAllOrNothing, parseJsonlLines, type RejectedLine } from '../content/jsonl.js'
 import { narrativeContentIssues } from './narrative-content.js'
 import type { NarrativeContentRepository, NarrativeMethod, NarrativeStyle, StoredNarrativeContent } from './narrative-content.repository.js'
@@ -38,9 +39,6 @@ export function isNarrativeJsonl(text: string): boolean {
   }
 }
 
-// Curated text is reviewed by people, so it wins over a model's whenever both exist.
-const PRECEDENCE: readonly NarrativeMethod[] = ['curated', 'generated']
-
 /**
  * The content start-up serves, by `slug:style`: one row per narrative and style, curated
  * before generated. Rows of narratives the store does not know are left out.
@@ -51,7 +49,8 @@ export function servedNarrativeContent(rows: readonly StoredNarrativeContent[], 
     if (store.get(row.slug) === undefined) continue
     const key = `${row.slug}:${row.style}`
     const current = served.get(key)
-    if (current === undefined || PRECEDENCE.indexOf(row.method) < PRECEDENCE.indexOf(current.method)) served.set(key, row)
+    // The same rule as verse content: curated wins over generated.
+    if (current === undefined || outranks(row.method, current.method)) served.set(key, row)
   }
   const content = new Map<string, NarrativeContent>()
   for (const [key, row] of served) {
