@@ -80,6 +80,25 @@ export interface UsageLedgerTable {
   queries: ColumnType<string, number, number>
 }
 
+/** Counted MCP tool calls per key, month, AI client and tool. */
+export interface UsageClientsTable {
+  key_id: string
+  period: string
+  client: string
+  tool: string
+  /** bigint: PostgreSQL returns it as a string. */
+  queries: ColumnType<string, number, number>
+}
+
+/** How often counted MCP tool calls served each verse, per key and month. */
+export interface UsageVersesTable {
+  key_id: string
+  period: string
+  verse_id: number
+  /** bigint: PostgreSQL returns it as a string. */
+  serves: ColumnType<string, number, number>
+}
+
 /** How far each instance's usage journal has been applied to the ledger. */
 export interface UsageJournalStateTable {
   journal_id: string
@@ -96,4 +115,6 @@ export interface Database {
   api_keys: ApiKeysTable
   usage_ledger: UsageLedgerTable
   usage_journal_state: UsageJournalStateTable
+  usage_clients: UsageClientsTable
+  usage_verses: UsageVersesTable
 }

@@ -80,6 +80,101 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find the Bible references in free text
+         * @description Parses what people type ("Jn 3:16", "1 Cor 13:4-7", "Psalm 23", "Gen 1:1-2:3",
+         *     "Romans 8:28, 31-39", or a sentence that mentions several references) with the
+         *     `bible-passage-reference-parser` library (KJV versification) and returns every reference it
+         *     found, in the order they appear, with its canonical passage slug. References to verses
+         *     that do not exist are left out, so an empty `references` list means nothing usable was
+         *     found. Not counted against the quota.
+         */
+        get: operations["resolveReference"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answers browsers' preflight requests without credentials.
+         */
+        options: operations["preflightResolve"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/passage/{ref}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A passage of up to 200 verses
+         * @description The verses of a passage in canonical order, each shaped exactly like the verse resource
+         *     (with the requested styles and its attribution). `ref` is a canonical passage slug or a
+         *     free-text reference (percent-encoded), resolved as `/resolve` does; when the text holds
+         *     several references they are read as one passage. A passage holds at most 200 verses;
+         *     a longer one is refused with `400 passage_too_long` (ask for it in parts). Counts as one
+         *     query (endpoint `passage`), with the rate-limit headers and order of checks of the verse
+         *     endpoint: authentication, validation (including the length limit), quota, lookup.
+         *
+         *     Canonical slugs: `john-3-16` (one verse), `john-3-16-18` (verses of one chapter),
+         *     `psalms-23` (a whole chapter), `genesis-1-1-2-3` (across chapters), and several of those
+         *     joined by commas (`romans-8-28,romans-8-31-39`). Book aliases and any letter case are
+         *     accepted (`jn-3-16-18`, `Psalm-23`).
+         */
+        get: operations["getPassage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answers browsers' preflight requests without credentials.
+         */
+        options: operations["preflightPassage"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Ranked full-text search
+         * @description Searches the KJV text and the simplified text of the requested styles (`style`, default
+         *     `faithful`; `all` searches both) and returns the matching verses, best first (BM25
+         *     ranking). Matching ignores case and accents and uses English stems, archaic endings
+         *     included, so `believe` also finds "believeth" and "believed". Every word must appear in
+         *     the verse (in any of the searched texts); a phrase in double quotes must appear as
+         *     written, word for word (`"God so loved"`). `book` limits the search to one book (any
+         *     slug or alias). Results are paginated with an opaque cursor. Counts as one query
+         *     (endpoint `search`), even when nothing matches.
+         */
+        get: operations["searchVerses"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answers browsers' preflight requests without credentials.
+         */
+        options: operations["preflightSearch"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/keys": {
         parameters: {
             query?: never;
@@ -268,6 +363,279 @@ export interface paths {
          * @description The `type` URI of every problem resolves here, e.g. `/problems/quota-exceeded`.
          */
         get: operations["getProblemType"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mcp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The Model Context Protocol endpoint
+         * @description A Model Context Protocol server over Streamable HTTP (protocol revision 2025-11-25, older
+         *     revisions negotiated), stateless: every request stands alone, no `Mcp-Session-Id` is
+         *     issued and there is no server-to-client stream (`GET` answers 405). Send JSON-RPC
+         *     messages with `Accept: application/json, text/event-stream`; answers are
+         *     `application/json`. The tools are listed in the server card (`/mcp/server-card`) and by
+         *     `tools/list`: `get_verse`, `get_passage`, `search_scripture`, `resolve_reference`,
+         *     `list_narratives`, `get_narrative`.
+         *
+         *     Checks, before any JSON-RPC is read: a browser `Origin` that is not allowed gives
+         *     `403 origin_not_allowed` (protection against DNS rebinding; allowed are the origin of
+         *     PUBLIC_BASE_URL and MCP_ALLOWED_ORIGINS); then the API key exactly as on REST (401/403).
+         *     Each successful call of a tool that returns scripture (`get_verse`, `get_passage`,
+         *     `search_scripture`, `get_narrative`) counts as one query (endpoint `mcp`, with its
+         *     `style`, default `faithful`); `initialize`, `tools/list`, `resolve_reference`,
+         *     `list_narratives`, tool errors and invalid arguments do not. Invalid arguments give a
+         *     tool result with `isError: true` naming the argument; an unknown tool a JSON-RPC error.
+         *     A `tools/call` that would count on an exhausted quota gives `429 quota_exceeded` with
+         *     `Retry-After` and the rate-limit headers (also when a concurrent request took the last
+         *     query: nothing is served or counted then). One JSON-RPC message per request: batches
+         *     get a JSON-RPC error (400). Counted calls are recorded with the AI client (the
+         *     `clientInfo` the request carries in `params._meta["io.modelcontextprotocol/clientInfo"]`,
+         *     else the one of this key's last `initialize` with the same User-Agent, else the
+         *     User-Agent), the tool and the verses served: see `by_client` and
+         *     `top_verses` in `GET /api/v1/usage`.
+         */
+        post: operations["postMcp"];
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Answers preflight requests from allowed browser origins (see the Origin rule of `POST /mcp`).
+         */
+        options: operations["preflightMcp"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/mcp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The Model Context Protocol endpoint (alias)
+         * @description The same endpoint as `POST /mcp`, under the API's version prefix.
+         */
+        post: operations["postMcpV1"];
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description The same as `OPTIONS /mcp`.
+         */
+        options: operations["preflightMcpV1"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mcp/server-card": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The MCP server card
+         * @description The same document as `/.well-known/mcp/server-card.json`.
+         */
+        get: operations["getMcpServerCard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/mcp/server-card.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The MCP server card (well-known path)
+         * @description Describes the MCP server for discovery: name, description, version, the endpoint URL
+         *     with its transport (`streamable-http`), how to authenticate, and every tool with its
+         *     input schema. Generated from the tool definitions the endpoint itself serves.
+         */
+        get: operations["getWellKnownMcpServerCard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/api-catalog": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The API catalog (RFC 9727)
+         * @description A linkset (RFC 9264) naming this API with its OpenAPI document (`service-desc`), its
+         *     documentation (`service-doc`), its terms (`terms-of-service`), its status probe
+         *     (`status`) and the MCP endpoint. `HEAD` answers with a `Link` header of relation
+         *     `api-catalog`.
+         */
+        get: operations["getApiCatalog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/ai-plugin.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The AI plugin manifest
+         * @description The `ai-plugin.json` manifest (schema_version `v1`): names and descriptions for people and models, `service_http` authentication with the `X-API-Key` header, and the OpenAPI document.
+         */
+        get: operations["getAiPluginManifest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/llms.txt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A summary of the service for language models (llmstxt.org)
+         * @description Markdown in the llmstxt.org format, linking the documentation, the OpenAPI document, the MCP endpoint and the usage terms.
+         */
+        get: operations["getLlmsTxt"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/llms-full.txt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The whole API reference as one Markdown document
+         * @description Every endpoint with its parameters, examples and errors, the quotas and the MCP tools, generated from this contract and the tool definitions.
+         */
+        get: operations["getLlmsFullTxt"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/robots.txt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Rules for crawlers
+         * @description Allows the public pages, keeps crawlers out of key management, usage and the MCP endpoint, and names the sitemap and `llms.txt`.
+         */
+        get: operations["getRobotsTxt"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sitemap.xml": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The sitemap of the public pages */
+        get: operations["getSitemap"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/terms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The usage terms
+         * @description The terms of use of the API and its content, written from configuration (ATTRIBUTION_SOURCE, ATTRIBUTION_LICENSE, the QUOTA_* allowances, CONTACT_EMAIL) with the attribution, the licence and the monthly quota of each tier; bulk data and enterprise use are licensed separately (contact by email).
+         */
+        get: operations["getTerms"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/logo.svg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The service logo
+         * @description A square SVG logo (the AI plugin manifest's `logo_url`).
+         */
+        get: operations["getLogo"];
         put?: never;
         post?: never;
         delete?: never;
@@ -573,6 +941,177 @@ export interface components {
                 limit: number;
                 total_queries: number;
             }[];
+            /**
+             * @description Counted MCP tool calls this month per AI client, as `name/version` of a `clientInfo`:
+             *     the one the counted request carried in `params._meta["io.modelcontextprotocol/clientInfo"]`,
+             *     else the one of the last `initialize` this server instance saw with the same API key
+             *     and User-Agent (the endpoint is stateless); else the User-Agent; else `unknown`.
+             */
+            by_client: {
+                [key: string]: number;
+            };
+            /** @description The 20 verses the account's MCP tool calls served most this month, most served first (ties in canonical order). */
+            top_verses: {
+                slug: string;
+                reference: string;
+                /** @description How many counted tool calls served this verse. */
+                queries: number;
+            }[];
+        };
+        /** @description One contiguous run of verses. */
+        PassageRange: {
+            /** @example John 3:16-18 */
+            reference: string;
+            /** @example john-3-16-18 */
+            slug: string;
+            /** @description Slug of the first verse. */
+            start: string;
+            /** @description Slug of the last verse. */
+            end: string;
+            verse_count: number;
+        };
+        /** @description One reference found in free text, as a passage of one or more ranges. */
+        ResolvedReference: {
+            /** @description The words of the query that named it. */
+            text: string;
+            /** @description The canonical human reference, e.g. "Romans 8:28, 31-39". */
+            reference: string;
+            /** @description The canonical passage slug, for `GET /api/v1/passage/{ref}`. */
+            slug: string;
+            /** @description The OSIS reference, e.g. `Rom.8.28,Rom.8.31-Rom.8.39`. */
+            osis: string;
+            verse_count: number;
+            ranges: components["schemas"]["PassageRange"][];
+            /**
+             * Format: uri
+             * @description The passage endpoint for this reference (absolute URL).
+             */
+            passage_url: string;
+        };
+        ReferenceResolution: {
+            query: string;
+            references: components["schemas"]["ResolvedReference"][];
+        };
+        /** @description The verses of a passage in canonical order. */
+        Passage: {
+            /** @example John 3:16-18 */
+            reference: string;
+            /** @example john-3-16-18 */
+            slug: string;
+            /** @example John.3.16-John.3.18 */
+            osis: string;
+            verse_count: number;
+            ranges: components["schemas"]["PassageRange"][];
+            verses: components["schemas"]["Verse"][];
+        };
+        /**
+         * @description Which text matched.
+         * @enum {string}
+         */
+        SearchField: "kjv" | "faithful" | "casual";
+        SearchHit: {
+            slug: string;
+            reference: string;
+            /** @description Relevance (BM25); higher is better, comparable only within one search. */
+            score: number;
+            kjv_text: string;
+            /**
+             * @description One excerpt of each searched text that matched, in the order kjv, faithful, casual.
+             *     Matched words are wrapped in `<mark>` and `</mark>`; `&`, `<` and `>` of the text
+             *     itself are escaped as `&amp;`, `&lt;` and `&gt;`. Long texts are cut to about 240
+             *     characters around the matches, with `…` where text was left out.
+             */
+            snippets: {
+                field: components["schemas"]["SearchField"];
+                text: string;
+            }[];
+            attribution: components["schemas"]["Attribution"];
+        };
+        SearchResults: {
+            query: string;
+            /** @description How many verses match in all. */
+            total: number;
+            data: components["schemas"]["SearchHit"][];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            next_cursor: string | null;
+        };
+        /** @description One JSON-RPC 2.0 request, notification, response or error (batches, which MCP dropped in revision 2025-06-18, are refused). */
+        JsonRpcMessage: {
+            /** @constant */
+            jsonrpc: "2.0";
+        };
+        McpServerCard: {
+            $schema?: string;
+            name: string;
+            title?: string;
+            description: string;
+            version: string;
+            protocolVersion?: string;
+            /** Format: uri */
+            websiteUrl?: string;
+            endpoints: {
+                /** Format: uri */
+                url: string;
+                /** @constant */
+                transport: "streamable-http";
+            }[];
+            /** @description The endpoints again in the shape of the MCP registry's `server.json` (which the Server Cards proposal, SEP-2127, builds on). */
+            remotes?: {
+                /** @constant */
+                type: "streamable-http";
+                /** Format: uri */
+                url: string;
+            }[];
+            authentication: {
+                type: string;
+            };
+            tools: {
+                name: string;
+                title?: string;
+                description: string;
+                inputSchema: Record<string, never>;
+                outputSchema?: Record<string, never>;
+                annotations?: Record<string, never>;
+            }[];
+        };
+        Linkset: {
+            linkset: ({
+                /** Format: uri */
+                anchor: string;
+            } & {
+                [key: string]: {
+                    /** Format: uri */
+                    href: string;
+                    type?: string;
+                    title?: string;
+                }[];
+            })[];
+        };
+        AiPluginManifest: {
+            /** @constant */
+            schema_version: "v1";
+            name_for_human: string;
+            name_for_model: string;
+            description_for_human: string;
+            description_for_model: string;
+            auth: {
+                /** @constant */
+                type: "service_http";
+                authorization_type?: string;
+                custom_auth_header?: string;
+            };
+            api: {
+                /** @constant */
+                type: "openapi";
+                /** Format: uri */
+                url: string;
+            };
+            /** Format: uri */
+            logo_url: string;
+            /** @description CONTACT_EMAIL (default `api@` and the host of PUBLIC_BASE_URL, which may be a single label such as `localhost`). */
+            contact_email: string;
+            /** Format: uri */
+            legal_info_url: string;
         };
         /** @description RFC 9457 problem details with a stable machine-readable `code`. */
         Problem: {
@@ -600,7 +1139,7 @@ export interface components {
          * @description Stable machine-readable error codes.
          * @enum {string}
          */
-        ErrorCode: "invalid_parameter" | "missing_credentials" | "invalid_token" | "invalid_api_key" | "domain_not_allowed" | "verse_not_found" | "book_not_found" | "narrative_not_found" | "key_not_found" | "not_found" | "method_not_allowed" | "key_limit_reached" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "internal_error" | "not_ready" | "sign_in_not_configured";
+        ErrorCode: "invalid_parameter" | "missing_credentials" | "invalid_token" | "invalid_api_key" | "domain_not_allowed" | "verse_not_found" | "book_not_found" | "narrative_not_found" | "passage_not_found" | "passage_too_long" | "origin_not_allowed" | "key_not_found" | "not_found" | "method_not_allowed" | "key_limit_reached" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "internal_error" | "not_ready" | "sign_in_not_configured";
         Health: {
             /** @enum {string} */
             status: "ok";
@@ -681,6 +1220,15 @@ export interface components {
                 };
             };
         };
+        /** @description A browser Origin that may not use the MCP endpoint (code `origin_not_allowed`). */
+        OriginNotAllowed: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description No identity provider is configured on this server (code `sign_in_not_configured`). */
         SignInNotConfigured: {
             headers: {
@@ -756,6 +1304,8 @@ export interface components {
     parameters: {
         /** @description `{book}-{chapter}-{verse}`, lower case, hyphen-separated; aliases are accepted. */
         VerseSlug: string;
+        /** @description A canonical passage slug (`john-3-16-18`, `psalms-23`, `genesis-1-1-2-3`) or a percent-encoded free-text reference (`Romans%208%3A28%2C%2031-39`). */
+        PassageRef: string;
         /** @description Which styles to include. `all` includes both and still counts as one query. */
         Style: components["schemas"]["StyleSelector"];
         /** @description An `ETag` from an earlier response; a match gives 304 with no body. */
@@ -939,6 +1489,166 @@ export interface operations {
             path: {
                 slug: string;
             };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Preflight"];
+        };
+    };
+    resolveReference: {
+        parameters: {
+            query: {
+                /** @description The text to search for references, 1 to 500 characters. */
+                q: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The references found (possibly none). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReferenceResolution"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["MissingCredentials"];
+            403: components["responses"]["KeyForbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    preflightResolve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Preflight"];
+        };
+    };
+    getPassage: {
+        parameters: {
+            query?: {
+                /** @description Which styles to include. `all` includes both and still counts as one query. */
+                style?: components["parameters"]["Style"];
+            };
+            header?: never;
+            path: {
+                /** @description A canonical passage slug (`john-3-16-18`, `psalms-23`, `genesis-1-1-2-3`) or a percent-encoded free-text reference (`Romans%208%3A28%2C%2031-39`). */
+                ref: components["parameters"]["PassageRef"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The passage. Counts as one query. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Passage"];
+                };
+            };
+            /** @description A parameter is invalid (`invalid_parameter`), or the passage holds more than 200 verses (`passage_too_long`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["MissingCredentials"];
+            403: components["responses"]["KeyForbidden"];
+            /** @description The reference names no verse of the KJV (code `passage_not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["QuotaExceeded"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    preflightPassage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A canonical passage slug (`john-3-16-18`, `psalms-23`, `genesis-1-1-2-3`) or a percent-encoded free-text reference (`Romans%208%3A28%2C%2031-39`). */
+                ref: components["parameters"]["PassageRef"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Preflight"];
+        };
+    };
+    searchVerses: {
+        parameters: {
+            query: {
+                /** @description Words and "quoted phrases", 1 to 200 characters. */
+                q: string;
+                /** @description Which styles to include. `all` includes both and still counts as one query. */
+                style?: components["parameters"]["Style"];
+                /** @description Only verses of this book (a slug or alias, e.g. `john`, `1-cor`). */
+                book?: string;
+                /** @description Page size, 1 to 50 (default 10). */
+                limit?: string;
+                /** @description The `next_cursor` of the previous page (valid only with the same q, style and book). */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of results. Counts as one query. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchResults"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["MissingCredentials"];
+            403: components["responses"]["KeyForbidden"];
+            429: components["responses"]["QuotaExceeded"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    preflightSearch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
             cookie?: never;
         };
         requestBody?: never;
@@ -1255,6 +1965,430 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+        };
+    };
+    postMcp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JsonRpcMessage"];
+            };
+        };
+        responses: {
+            /** @description The JSON-RPC response (a tool error is a result with `isError: true`). */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcMessage"];
+                };
+            };
+            /** @description A notification or response from the client was accepted; no body. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON or not one valid JSON-RPC message, or the protocol version is not supported (a JSON-RPC error object). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcMessage"];
+                };
+            };
+            401: components["responses"]["MissingCredentials"];
+            /** @description The Origin is not allowed (`origin_not_allowed`), or the key is invalid (`invalid_api_key`) or used outside its domains (`domain_not_allowed`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The Accept header does not allow both `application/json` and `text/event-stream` (a JSON-RPC error object). */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcMessage"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["QuotaExceeded"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    preflightMcp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Preflight"];
+            403: components["responses"]["OriginNotAllowed"];
+        };
+    };
+    postMcpV1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JsonRpcMessage"];
+            };
+        };
+        responses: {
+            /** @description The JSON-RPC response. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcMessage"];
+                };
+            };
+            /** @description A notification or response from the client was accepted; no body. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON or not one valid JSON-RPC message, or the protocol version is not supported (a JSON-RPC error object). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcMessage"];
+                };
+            };
+            401: components["responses"]["MissingCredentials"];
+            /** @description The Origin is not allowed (`origin_not_allowed`), or the key is invalid or used outside its domains. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The Accept header does not allow both `application/json` and `text/event-stream`. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcMessage"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["QuotaExceeded"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    preflightMcpV1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Preflight"];
+            403: components["responses"]["OriginNotAllowed"];
+        };
+    };
+    getMcpServerCard: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An `ETag` from an earlier response; a match gives 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The server card. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpServerCard"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+        };
+    };
+    getWellKnownMcpServerCard: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An `ETag` from an earlier response; a match gives 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The server card. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpServerCard"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+        };
+    };
+    getApiCatalog: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An `ETag` from an earlier response; a match gives 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The catalog. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    /** @description `<{PUBLIC_BASE_URL}/.well-known/api-catalog>; rel="api-catalog"` (RFC 9727), on `GET` and `HEAD`. */
+                    Link: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/linkset+json": components["schemas"]["Linkset"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+        };
+    };
+    getAiPluginManifest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An `ETag` from an earlier response; a match gives 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The manifest. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AiPluginManifest"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+        };
+    };
+    getLlmsTxt: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An `ETag` from an earlier response; a match gives 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            304: components["responses"]["NotModified"];
+        };
+    };
+    getLlmsFullTxt: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An `ETag` from an earlier response; a match gives 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            304: components["responses"]["NotModified"];
+        };
+    };
+    getRobotsTxt: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An `ETag` from an earlier response; a match gives 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            304: components["responses"]["NotModified"];
+        };
+    };
+    getSitemap: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An `ETag` from an earlier response; a match gives 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A sitemap (sitemaps.org 0.9). */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/xml": string;
+                };
+            };
+            304: components["responses"]["NotModified"];
+        };
+    };
+    getTerms: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An `ETag` from an earlier response; a match gives 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The terms page. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            304: components["responses"]["NotModified"];
+        };
+    };
+    getLogo: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An `ETag` from an earlier response; a match gives 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The logo. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": string;
+                };
+            };
+            304: components["responses"]["NotModified"];
         };
     };
     getHealth: {

@@ -885,6 +885,633 @@ export const routes = {
       }
     }
   },
+  "resolveReference": {
+    "method": "GET",
+    "url": "/api/v1/resolve",
+    "schema": {
+      "querystring": {
+        "type": "object",
+        "properties": {
+          "q": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 500
+          }
+        },
+        "required": [
+          "q"
+        ],
+        "additionalProperties": true
+      },
+      "response": {
+        "200": {
+          "type": "object",
+          "required": [
+            "query",
+            "references"
+          ],
+          "additionalProperties": false,
+          "properties": {
+            "query": {
+              "type": "string"
+            },
+            "references": {
+              "type": "array",
+              "items": {
+                "type": "object",
+                "description": "One reference found in free text, as a passage of one or more ranges.",
+                "required": [
+                  "text",
+                  "reference",
+                  "slug",
+                  "osis",
+                  "verse_count",
+                  "ranges",
+                  "passage_url"
+                ],
+                "additionalProperties": false,
+                "properties": {
+                  "text": {
+                    "type": "string",
+                    "description": "The words of the query that named it."
+                  },
+                  "reference": {
+                    "type": "string",
+                    "description": "The canonical human reference, e.g. \"Romans 8:28, 31-39\"."
+                  },
+                  "slug": {
+                    "type": "string",
+                    "description": "The canonical passage slug, for `GET /api/v1/passage/{ref}`."
+                  },
+                  "osis": {
+                    "type": "string",
+                    "description": "The OSIS reference, e.g. `Rom.8.28,Rom.8.31-Rom.8.39`."
+                  },
+                  "verse_count": {
+                    "type": "integer",
+                    "minimum": 1
+                  },
+                  "ranges": {
+                    "type": "array",
+                    "minItems": 1,
+                    "items": {
+                      "type": "object",
+                      "description": "One contiguous run of verses.",
+                      "required": [
+                        "reference",
+                        "slug",
+                        "start",
+                        "end",
+                        "verse_count"
+                      ],
+                      "additionalProperties": false,
+                      "properties": {
+                        "reference": {
+                          "type": "string"
+                        },
+                        "slug": {
+                          "type": "string"
+                        },
+                        "start": {
+                          "type": "string",
+                          "description": "Slug of the first verse."
+                        },
+                        "end": {
+                          "type": "string",
+                          "description": "Slug of the last verse."
+                        },
+                        "verse_count": {
+                          "type": "integer",
+                          "minimum": 1
+                        }
+                      }
+                    }
+                  },
+                  "passage_url": {
+                    "type": "string",
+                    "format": "uri",
+                    "description": "The passage endpoint for this reference (absolute URL)."
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  },
+  "preflightResolve": {
+    "method": "OPTIONS",
+    "url": "/api/v1/resolve",
+    "schema": {}
+  },
+  "getPassage": {
+    "method": "GET",
+    "url": "/api/v1/passage/:ref",
+    "schema": {
+      "params": {
+        "type": "object",
+        "properties": {
+          "ref": {
+            "type": "string",
+            "maxLength": 500
+          }
+        },
+        "required": [
+          "ref"
+        ]
+      },
+      "querystring": {
+        "type": "object",
+        "properties": {
+          "style": {
+            "type": "string",
+            "enum": [
+              "faithful",
+              "casual",
+              "all"
+            ],
+            "default": "faithful"
+          }
+        },
+        "required": [],
+        "additionalProperties": true
+      },
+      "response": {
+        "200": {
+          "type": "object",
+          "description": "The verses of a passage in canonical order.",
+          "required": [
+            "reference",
+            "slug",
+            "osis",
+            "verse_count",
+            "ranges",
+            "verses"
+          ],
+          "additionalProperties": false,
+          "properties": {
+            "reference": {
+              "type": "string"
+            },
+            "slug": {
+              "type": "string"
+            },
+            "osis": {
+              "type": "string"
+            },
+            "verse_count": {
+              "type": "integer",
+              "minimum": 1,
+              "maximum": 200
+            },
+            "ranges": {
+              "type": "array",
+              "minItems": 1,
+              "items": {
+                "type": "object",
+                "description": "One contiguous run of verses.",
+                "required": [
+                  "reference",
+                  "slug",
+                  "start",
+                  "end",
+                  "verse_count"
+                ],
+                "additionalProperties": false,
+                "properties": {
+                  "reference": {
+                    "type": "string"
+                  },
+                  "slug": {
+                    "type": "string"
+                  },
+                  "start": {
+                    "type": "string",
+                    "description": "Slug of the first verse."
+                  },
+                  "end": {
+                    "type": "string",
+                    "description": "Slug of the last verse."
+                  },
+                  "verse_count": {
+                    "type": "integer",
+                    "minimum": 1
+                  }
+                }
+              }
+            },
+            "verses": {
+              "type": "array",
+              "minItems": 1,
+              "maxItems": 200,
+              "items": {
+                "type": "object",
+                "description": "One verse with its KJV text, the requested styles and attribution.",
+                "required": [
+                  "reference",
+                  "slug",
+                  "kjv_text",
+                  "available_styles",
+                  "attribution"
+                ],
+                "additionalProperties": false,
+                "properties": {
+                  "reference": {
+                    "type": "string",
+                    "description": "Human-readable reference with the KJV book name, e.g. \"1 Corinthians 13:4\"."
+                  },
+                  "slug": {
+                    "type": "string",
+                    "description": "Canonical slug `{book}-{chapter}-{verse}`.",
+                    "pattern": "^[a-z0-9]+(-[a-z0-9]+)*-[1-9][0-9]*-[1-9][0-9]*$"
+                  },
+                  "kjv_text": {
+                    "type": "string",
+                    "description": "The KJV text as plain text (no markup, no pilcrows, single spaces)."
+                  },
+                  "faithful": {
+                    "type": "object",
+                    "description": "Precise modern English that keeps the structure of the original. Present when `style` is `faithful` or `all`. Fields with no stored content are null.",
+                    "required": [
+                      "simplified_text",
+                      "bottom_line",
+                      "historical_context",
+                      "practical_reflection",
+                      "provenance"
+                    ],
+                    "additionalProperties": false,
+                    "properties": {
+                      "simplified_text": {
+                        "type": [
+                          "string",
+                          "null"
+                        ]
+                      },
+                      "bottom_line": {
+                        "type": [
+                          "string",
+                          "null"
+                        ]
+                      },
+                      "historical_context": {
+                        "type": [
+                          "string",
+                          "null"
+                        ]
+                      },
+                      "practical_reflection": {
+                        "type": [
+                          "string",
+                          "null"
+                        ]
+                      },
+                      "provenance": {
+                        "description": "Extension field: how this style's text was made, so that scripture (`kjv_text`) can\nalways be told from derived text. `curated`: written and reviewed in the Plainverse\nrepository; `generated`: written by a language model (`model`) with a versioned prompt,\nvalidated before storing; `modernized`: the deterministic modernizer's rendering of the\nKJV (faithful `simplified_text` only). Null when the style has no content for the verse.\nWhen several exist, curated wins over generated over modernized.\n",
+                        "oneOf": [
+                          {
+                            "type": "null"
+                          },
+                          {
+                            "type": "object",
+                            "required": [
+                              "method",
+                              "model",
+                              "prompt_version"
+                            ],
+                            "additionalProperties": false,
+                            "properties": {
+                              "method": {
+                                "type": "string",
+                                "enum": [
+                                  "curated",
+                                  "generated",
+                                  "modernized"
+                                ]
+                              },
+                              "model": {
+                                "type": [
+                                  "string",
+                                  "null"
+                                ],
+                                "description": "The language model, for generated content."
+                              },
+                              "prompt_version": {
+                                "type": "string",
+                                "description": "The prompt (or modernizer) version that produced it."
+                              }
+                            }
+                          }
+                        ]
+                      }
+                    }
+                  },
+                  "casual": {
+                    "type": "object",
+                    "description": "A conversational modern retelling. Present when `style` is `casual` or `all`. `available` is false when no casual content is stored for the verse.",
+                    "required": [
+                      "simplified_text",
+                      "bottom_line",
+                      "available",
+                      "provenance"
+                    ],
+                    "additionalProperties": false,
+                    "properties": {
+                      "simplified_text": {
+                        "type": [
+                          "string",
+                          "null"
+                        ]
+                      },
+                      "bottom_line": {
+                        "type": [
+                          "string",
+                          "null"
+                        ]
+                      },
+                      "available": {
+                        "type": "boolean"
+                      },
+                      "provenance": {
+                        "description": "Extension field: how this style's text was made, so that scripture (`kjv_text`) can\nalways be told from derived text. `curated`: written and reviewed in the Plainverse\nrepository; `generated`: written by a language model (`model`) with a versioned prompt,\nvalidated before storing; `modernized`: the deterministic modernizer's rendering of the\nKJV (faithful `simplified_text` only). Null when the style has no content for the verse.\nWhen several exist, curated wins over generated over modernized.\n",
+                        "oneOf": [
+                          {
+                            "type": "null"
+                          },
+                          {
+                            "type": "object",
+                            "required": [
+                              "method",
+                              "model",
+                              "prompt_version"
+                            ],
+                            "additionalProperties": false,
+                            "properties": {
+                              "method": {
+                                "type": "string",
+                                "enum": [
+                                  "curated",
+                                  "generated",
+                                  "modernized"
+                                ]
+                              },
+                              "model": {
+                                "type": [
+                                  "string",
+                                  "null"
+                                ],
+                                "description": "The language model, for generated content."
+                              },
+                              "prompt_version": {
+                                "type": "string",
+                                "description": "The prompt (or modernizer) version that produced it."
+                              }
+                            }
+                          }
+                        ]
+                      }
+                    }
+                  },
+                  "available_styles": {
+                    "type": "object",
+                    "description": "Whether each style's `simplified_text` exists for this verse.",
+                    "required": [
+                      "faithful",
+                      "casual"
+                    ],
+                    "additionalProperties": false,
+                    "properties": {
+                      "faithful": {
+                        "type": "boolean"
+                      },
+                      "casual": {
+                        "type": "boolean"
+                      }
+                    }
+                  },
+                  "attribution": {
+                    "type": "object",
+                    "required": [
+                      "source",
+                      "url",
+                      "license"
+                    ],
+                    "additionalProperties": false,
+                    "properties": {
+                      "source": {
+                        "type": "string",
+                        "description": "Name of the content provider (ATTRIBUTION_SOURCE)."
+                      },
+                      "url": {
+                        "type": "string",
+                        "format": "uri",
+                        "description": "The verse's public page, `{PUBLIC_BASE_URL}/{book}/{chapter}/{verse}`."
+                      },
+                      "license": {
+                        "type": "string",
+                        "description": "Licence statement (ATTRIBUTION_LICENSE); by default it states that an active API subscription is required."
+                      }
+                    }
+                  },
+                  "narrative": {
+                    "type": "object",
+                    "description": "Extension field, present on every verse of the four Gospels; the narrative the verse belongs to.",
+                    "required": [
+                      "slug",
+                      "title"
+                    ],
+                    "additionalProperties": false,
+                    "properties": {
+                      "slug": {
+                        "type": "string"
+                      },
+                      "title": {
+                        "type": "string"
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  },
+  "preflightPassage": {
+    "method": "OPTIONS",
+    "url": "/api/v1/passage/:ref",
+    "schema": {
+      "params": {
+        "type": "object",
+        "properties": {
+          "ref": {
+            "type": "string",
+            "maxLength": 500
+          }
+        },
+        "required": [
+          "ref"
+        ]
+      }
+    }
+  },
+  "searchVerses": {
+    "method": "GET",
+    "url": "/api/v1/search",
+    "schema": {
+      "querystring": {
+        "type": "object",
+        "properties": {
+          "q": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 200
+          },
+          "style": {
+            "type": "string",
+            "enum": [
+              "faithful",
+              "casual",
+              "all"
+            ],
+            "default": "faithful"
+          },
+          "book": {
+            "type": "string",
+            "maxLength": 64
+          },
+          "limit": {
+            "type": "string",
+            "pattern": "^(50|[1-4][0-9]|[1-9])$",
+            "default": "10"
+          },
+          "cursor": {
+            "type": "string",
+            "maxLength": 200
+          }
+        },
+        "required": [
+          "q"
+        ],
+        "additionalProperties": true
+      },
+      "response": {
+        "200": {
+          "type": "object",
+          "required": [
+            "query",
+            "total",
+            "data",
+            "next_cursor"
+          ],
+          "additionalProperties": false,
+          "properties": {
+            "query": {
+              "type": "string"
+            },
+            "total": {
+              "type": "integer",
+              "description": "How many verses match in all."
+            },
+            "data": {
+              "type": "array",
+              "items": {
+                "type": "object",
+                "required": [
+                  "slug",
+                  "reference",
+                  "score",
+                  "kjv_text",
+                  "snippets",
+                  "attribution"
+                ],
+                "additionalProperties": false,
+                "properties": {
+                  "slug": {
+                    "type": "string"
+                  },
+                  "reference": {
+                    "type": "string"
+                  },
+                  "score": {
+                    "type": "number",
+                    "description": "Relevance (BM25); higher is better, comparable only within one search."
+                  },
+                  "kjv_text": {
+                    "type": "string"
+                  },
+                  "snippets": {
+                    "type": "array",
+                    "description": "One excerpt of each searched text that matched, in the order kjv, faithful, casual.\nMatched words are wrapped in `<mark>` and `</mark>`; `&`, `<` and `>` of the text\nitself are escaped as `&amp;`, `&lt;` and `&gt;`. Long texts are cut to about 240\ncharacters around the matches, with `…` where text was left out.\n",
+                    "minItems": 1,
+                    "items": {
+                      "type": "object",
+                      "required": [
+                        "field",
+                        "text"
+                      ],
+                      "additionalProperties": false,
+                      "properties": {
+                        "field": {
+                          "type": "string",
+                          "description": "Which text matched.",
+                          "enum": [
+                            "kjv",
+                            "faithful",
+                            "casual"
+                          ]
+                        },
+                        "text": {
+                          "type": "string"
+                        }
+                      }
+                    }
+                  },
+                  "attribution": {
+                    "type": "object",
+                    "required": [
+                      "source",
+                      "url",
+                      "license"
+                    ],
+                    "additionalProperties": false,
+                    "properties": {
+                      "source": {
+                        "type": "string",
+                        "description": "Name of the content provider (ATTRIBUTION_SOURCE)."
+                      },
+                      "url": {
+                        "type": "string",
+                        "format": "uri",
+                        "description": "The verse's public page, `{PUBLIC_BASE_URL}/{book}/{chapter}/{verse}`."
+                      },
+                      "license": {
+                        "type": "string",
+                        "description": "Licence statement (ATTRIBUTION_LICENSE); by default it states that an active API subscription is required."
+                      }
+                    }
+                  }
+                }
+              }
+            },
+            "next_cursor": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "description": "Pass as `cursor` for the next page; null on the last page."
+            }
+          }
+        }
+      }
+    }
+  },
+  "preflightSearch": {
+    "method": "OPTIONS",
+    "url": "/api/v1/search",
+    "schema": {}
+  },
   "listKeys": {
     "method": "GET",
     "url": "/api/v1/keys",
@@ -1161,7 +1788,9 @@ export const routes = {
                 "total_queries",
                 "by_endpoint",
                 "by_style",
-                "keys"
+                "keys",
+                "by_client",
+                "top_verses"
               ],
               "additionalProperties": false,
               "properties": {
@@ -1242,6 +1871,39 @@ export const routes = {
                       },
                       "total_queries": {
                         "type": "integer"
+                      }
+                    }
+                  }
+                },
+                "by_client": {
+                  "type": "object",
+                  "description": "Counted MCP tool calls this month per AI client, as `name/version` of a `clientInfo`:\nthe one the counted request carried in `params._meta[\"io.modelcontextprotocol/clientInfo\"]`,\nelse the one of the last `initialize` this server instance saw with the same API key\nand User-Agent (the endpoint is stateless); else the User-Agent; else `unknown`.\n",
+                  "additionalProperties": {
+                    "type": "integer"
+                  }
+                },
+                "top_verses": {
+                  "type": "array",
+                  "description": "The 20 verses the account's MCP tool calls served most this month, most served first (ties in canonical order).",
+                  "maxItems": 20,
+                  "items": {
+                    "type": "object",
+                    "required": [
+                      "slug",
+                      "reference",
+                      "queries"
+                    ],
+                    "additionalProperties": false,
+                    "properties": {
+                      "slug": {
+                        "type": "string"
+                      },
+                      "reference": {
+                        "type": "string"
+                      },
+                      "queries": {
+                        "type": "integer",
+                        "description": "How many counted tool calls served this verse."
                       }
                     }
                   }
@@ -1508,6 +2170,562 @@ export const routes = {
         "required": [
           "type"
         ]
+      }
+    }
+  },
+  "postMcp": {
+    "method": "POST",
+    "url": "/mcp",
+    "schema": {
+      "body": {
+        "type": "object",
+        "description": "One JSON-RPC 2.0 request, notification, response or error (batches, which MCP dropped in revision 2025-06-18, are refused).",
+        "required": [
+          "jsonrpc"
+        ],
+        "properties": {
+          "jsonrpc": {
+            "type": "string",
+            "const": "2.0"
+          }
+        }
+      },
+      "response": {
+        "200": {
+          "type": "object",
+          "description": "One JSON-RPC 2.0 request, notification, response or error (batches, which MCP dropped in revision 2025-06-18, are refused).",
+          "required": [
+            "jsonrpc"
+          ],
+          "properties": {
+            "jsonrpc": {
+              "type": "string",
+              "const": "2.0"
+            }
+          }
+        }
+      }
+    }
+  },
+  "preflightMcp": {
+    "method": "OPTIONS",
+    "url": "/mcp",
+    "schema": {}
+  },
+  "postMcpV1": {
+    "method": "POST",
+    "url": "/api/v1/mcp",
+    "schema": {
+      "body": {
+        "type": "object",
+        "description": "One JSON-RPC 2.0 request, notification, response or error (batches, which MCP dropped in revision 2025-06-18, are refused).",
+        "required": [
+          "jsonrpc"
+        ],
+        "properties": {
+          "jsonrpc": {
+            "type": "string",
+            "const": "2.0"
+          }
+        }
+      },
+      "response": {
+        "200": {
+          "type": "object",
+          "description": "One JSON-RPC 2.0 request, notification, response or error (batches, which MCP dropped in revision 2025-06-18, are refused).",
+          "required": [
+            "jsonrpc"
+          ],
+          "properties": {
+            "jsonrpc": {
+              "type": "string",
+              "const": "2.0"
+            }
+          }
+        }
+      }
+    }
+  },
+  "preflightMcpV1": {
+    "method": "OPTIONS",
+    "url": "/api/v1/mcp",
+    "schema": {}
+  },
+  "getMcpServerCard": {
+    "method": "GET",
+    "url": "/mcp/server-card",
+    "schema": {
+      "headers": {
+        "type": "object",
+        "properties": {
+          "if-none-match": {
+            "type": "string"
+          }
+        },
+        "required": []
+      },
+      "response": {
+        "200": {
+          "type": "object",
+          "required": [
+            "name",
+            "description",
+            "version",
+            "endpoints",
+            "authentication",
+            "tools"
+          ],
+          "properties": {
+            "$schema": {
+              "type": "string"
+            },
+            "name": {
+              "type": "string"
+            },
+            "title": {
+              "type": "string"
+            },
+            "description": {
+              "type": "string"
+            },
+            "version": {
+              "type": "string"
+            },
+            "protocolVersion": {
+              "type": "string"
+            },
+            "websiteUrl": {
+              "type": "string",
+              "format": "uri"
+            },
+            "endpoints": {
+              "type": "array",
+              "minItems": 1,
+              "items": {
+                "type": "object",
+                "required": [
+                  "url",
+                  "transport"
+                ],
+                "properties": {
+                  "url": {
+                    "type": "string",
+                    "format": "uri"
+                  },
+                  "transport": {
+                    "type": "string",
+                    "const": "streamable-http"
+                  }
+                }
+              }
+            },
+            "remotes": {
+              "type": "array",
+              "description": "The endpoints again in the shape of the MCP registry's `server.json` (which the Server Cards proposal, SEP-2127, builds on).",
+              "items": {
+                "type": "object",
+                "required": [
+                  "type",
+                  "url"
+                ],
+                "properties": {
+                  "type": {
+                    "type": "string",
+                    "const": "streamable-http"
+                  },
+                  "url": {
+                    "type": "string",
+                    "format": "uri"
+                  }
+                }
+              }
+            },
+            "authentication": {
+              "type": "object",
+              "required": [
+                "type"
+              ],
+              "properties": {
+                "type": {
+                  "type": "string"
+                }
+              }
+            },
+            "tools": {
+              "type": "array",
+              "items": {
+                "type": "object",
+                "required": [
+                  "name",
+                  "description",
+                  "inputSchema"
+                ],
+                "properties": {
+                  "name": {
+                    "type": "string"
+                  },
+                  "title": {
+                    "type": "string"
+                  },
+                  "description": {
+                    "type": "string"
+                  },
+                  "inputSchema": {
+                    "type": "object"
+                  },
+                  "outputSchema": {
+                    "type": "object"
+                  },
+                  "annotations": {
+                    "type": "object"
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  },
+  "getWellKnownMcpServerCard": {
+    "method": "GET",
+    "url": "/.well-known/mcp/server-card.json",
+    "schema": {
+      "headers": {
+        "type": "object",
+        "properties": {
+          "if-none-match": {
+            "type": "string"
+          }
+        },
+        "required": []
+      },
+      "response": {
+        "200": {
+          "type": "object",
+          "required": [
+            "name",
+            "description",
+            "version",
+            "endpoints",
+            "authentication",
+            "tools"
+          ],
+          "properties": {
+            "$schema": {
+              "type": "string"
+            },
+            "name": {
+              "type": "string"
+            },
+            "title": {
+              "type": "string"
+            },
+            "description": {
+              "type": "string"
+            },
+            "version": {
+              "type": "string"
+            },
+            "protocolVersion": {
+              "type": "string"
+            },
+            "websiteUrl": {
+              "type": "string",
+              "format": "uri"
+            },
+            "endpoints": {
+              "type": "array",
+              "minItems": 1,
+              "items": {
+                "type": "object",
+                "required": [
+                  "url",
+                  "transport"
+                ],
+                "properties": {
+                  "url": {
+                    "type": "string",
+                    "format": "uri"
+                  },
+                  "transport": {
+                    "type": "string",
+                    "const": "streamable-http"
+                  }
+                }
+              }
+            },
+            "remotes": {
+              "type": "array",
+              "description": "The endpoints again in the shape of the MCP registry's `server.json` (which the Server Cards proposal, SEP-2127, builds on).",
+              "items": {
+                "type": "object",
+                "required": [
+                  "type",
+                  "url"
+                ],
+                "properties": {
+                  "type": {
+                    "type": "string",
+                    "const": "streamable-http"
+                  },
+                  "url": {
+                    "type": "string",
+                    "format": "uri"
+                  }
+                }
+              }
+            },
+            "authentication": {
+              "type": "object",
+              "required": [
+                "type"
+              ],
+              "properties": {
+                "type": {
+                  "type": "string"
+                }
+              }
+            },
+            "tools": {
+              "type": "array",
+              "items": {
+                "type": "object",
+                "required": [
+                  "name",
+                  "description",
+                  "inputSchema"
+                ],
+                "properties": {
+                  "name": {
+                    "type": "string"
+                  },
+                  "title": {
+                    "type": "string"
+                  },
+                  "description": {
+                    "type": "string"
+                  },
+                  "inputSchema": {
+                    "type": "object"
+                  },
+                  "outputSchema": {
+                    "type": "object"
+                  },
+                  "annotations": {
+                    "type": "object"
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  },
+  "getApiCatalog": {
+    "method": "GET",
+    "url": "/.well-known/api-catalog",
+    "schema": {
+      "headers": {
+        "type": "object",
+        "properties": {
+          "if-none-match": {
+            "type": "string"
+          }
+        },
+        "required": []
+      }
+    }
+  },
+  "getAiPluginManifest": {
+    "method": "GET",
+    "url": "/.well-known/ai-plugin.json",
+    "schema": {
+      "headers": {
+        "type": "object",
+        "properties": {
+          "if-none-match": {
+            "type": "string"
+          }
+        },
+        "required": []
+      },
+      "response": {
+        "200": {
+          "type": "object",
+          "required": [
+            "schema_version",
+            "name_for_human",
+            "name_for_model",
+            "description_for_human",
+            "description_for_model",
+            "auth",
+            "api",
+            "logo_url",
+            "contact_email",
+            "legal_info_url"
+          ],
+          "properties": {
+            "schema_version": {
+              "type": "string",
+              "const": "v1"
+            },
+            "name_for_human": {
+              "type": "string"
+            },
+            "name_for_model": {
+              "type": "string",
+              "pattern": "^[a-zA-Z0-9_]{1,64}$"
+            },
+            "description_for_human": {
+              "type": "string",
+              "maxLength": 120
+            },
+            "description_for_model": {
+              "type": "string",
+              "maxLength": 8000
+            },
+            "auth": {
+              "type": "object",
+              "required": [
+                "type"
+              ],
+              "properties": {
+                "type": {
+                  "type": "string",
+                  "const": "service_http"
+                },
+                "authorization_type": {
+                  "type": "string"
+                },
+                "custom_auth_header": {
+                  "type": "string"
+                }
+              }
+            },
+            "api": {
+              "type": "object",
+              "required": [
+                "type",
+                "url"
+              ],
+              "properties": {
+                "type": {
+                  "type": "string",
+                  "const": "openapi"
+                },
+                "url": {
+                  "type": "string",
+                  "format": "uri"
+                }
+              }
+            },
+            "logo_url": {
+              "type": "string",
+              "format": "uri"
+            },
+            "contact_email": {
+              "type": "string",
+              "description": "CONTACT_EMAIL (default `api@` and the host of PUBLIC_BASE_URL, which may be a single label such as `localhost`).",
+              "pattern": "^[^\\s@]+@[^\\s@]+$"
+            },
+            "legal_info_url": {
+              "type": "string",
+              "format": "uri"
+            }
+          }
+        }
+      }
+    }
+  },
+  "getLlmsTxt": {
+    "method": "GET",
+    "url": "/llms.txt",
+    "schema": {
+      "headers": {
+        "type": "object",
+        "properties": {
+          "if-none-match": {
+            "type": "string"
+          }
+        },
+        "required": []
+      }
+    }
+  },
+  "getLlmsFullTxt": {
+    "method": "GET",
+    "url": "/llms-full.txt",
+    "schema": {
+      "headers": {
+        "type": "object",
+        "properties": {
+          "if-none-match": {
+            "type": "string"
+          }
+        },
+        "required": []
+      }
+    }
+  },
+  "getRobotsTxt": {
+    "method": "GET",
+    "url": "/robots.txt",
+    "schema": {
+      "headers": {
+        "type": "object",
+        "properties": {
+          "if-none-match": {
+            "type": "string"
+          }
+        },
+        "required": []
+      }
+    }
+  },
+  "getSitemap": {
+    "method": "GET",
+    "url": "/sitemap.xml",
+    "schema": {
+      "headers": {
+        "type": "object",
+        "properties": {
+          "if-none-match": {
+            "type": "string"
+          }
+        },
+        "required": []
+      }
+    }
+  },
+  "getTerms": {
+    "method": "GET",
+    "url": "/terms",
+    "schema": {
+      "headers": {
+        "type": "object",
+        "properties": {
+          "if-none-match": {
+            "type": "string"
+          }
+        },
+        "required": []
+      }
+    }
+  },
+  "getLogo": {
+    "method": "GET",
+    "url": "/logo.svg",
+    "schema": {
+      "headers": {
+        "type": "object",
+        "properties": {
+          "if-none-match": {
+            "type": "string"
+          }
+        },
+        "required": []
       }
     }
   },
@@ -3204,7 +4422,9 @@ export const componentSchemas = {
       "total_queries",
       "by_endpoint",
       "by_style",
-      "keys"
+      "keys",
+      "by_client",
+      "top_verses"
     ],
     "additionalProperties": false,
     "properties": {
@@ -3288,6 +4508,993 @@ export const componentSchemas = {
             }
           }
         }
+      },
+      "by_client": {
+        "type": "object",
+        "description": "Counted MCP tool calls this month per AI client, as `name/version` of a `clientInfo`:\nthe one the counted request carried in `params._meta[\"io.modelcontextprotocol/clientInfo\"]`,\nelse the one of the last `initialize` this server instance saw with the same API key\nand User-Agent (the endpoint is stateless); else the User-Agent; else `unknown`.\n",
+        "additionalProperties": {
+          "type": "integer"
+        }
+      },
+      "top_verses": {
+        "type": "array",
+        "description": "The 20 verses the account's MCP tool calls served most this month, most served first (ties in canonical order).",
+        "maxItems": 20,
+        "items": {
+          "type": "object",
+          "required": [
+            "slug",
+            "reference",
+            "queries"
+          ],
+          "additionalProperties": false,
+          "properties": {
+            "slug": {
+              "type": "string"
+            },
+            "reference": {
+              "type": "string"
+            },
+            "queries": {
+              "type": "integer",
+              "description": "How many counted tool calls served this verse."
+            }
+          }
+        }
+      }
+    }
+  },
+  "PassageRange": {
+    "type": "object",
+    "description": "One contiguous run of verses.",
+    "required": [
+      "reference",
+      "slug",
+      "start",
+      "end",
+      "verse_count"
+    ],
+    "additionalProperties": false,
+    "properties": {
+      "reference": {
+        "type": "string"
+      },
+      "slug": {
+        "type": "string"
+      },
+      "start": {
+        "type": "string",
+        "description": "Slug of the first verse."
+      },
+      "end": {
+        "type": "string",
+        "description": "Slug of the last verse."
+      },
+      "verse_count": {
+        "type": "integer",
+        "minimum": 1
+      }
+    }
+  },
+  "ResolvedReference": {
+    "type": "object",
+    "description": "One reference found in free text, as a passage of one or more ranges.",
+    "required": [
+      "text",
+      "reference",
+      "slug",
+      "osis",
+      "verse_count",
+      "ranges",
+      "passage_url"
+    ],
+    "additionalProperties": false,
+    "properties": {
+      "text": {
+        "type": "string",
+        "description": "The words of the query that named it."
+      },
+      "reference": {
+        "type": "string",
+        "description": "The canonical human reference, e.g. \"Romans 8:28, 31-39\"."
+      },
+      "slug": {
+        "type": "string",
+        "description": "The canonical passage slug, for `GET /api/v1/passage/{ref}`."
+      },
+      "osis": {
+        "type": "string",
+        "description": "The OSIS reference, e.g. `Rom.8.28,Rom.8.31-Rom.8.39`."
+      },
+      "verse_count": {
+        "type": "integer",
+        "minimum": 1
+      },
+      "ranges": {
+        "type": "array",
+        "minItems": 1,
+        "items": {
+          "type": "object",
+          "description": "One contiguous run of verses.",
+          "required": [
+            "reference",
+            "slug",
+            "start",
+            "end",
+            "verse_count"
+          ],
+          "additionalProperties": false,
+          "properties": {
+            "reference": {
+              "type": "string"
+            },
+            "slug": {
+              "type": "string"
+            },
+            "start": {
+              "type": "string",
+              "description": "Slug of the first verse."
+            },
+            "end": {
+              "type": "string",
+              "description": "Slug of the last verse."
+            },
+            "verse_count": {
+              "type": "integer",
+              "minimum": 1
+            }
+          }
+        }
+      },
+      "passage_url": {
+        "type": "string",
+        "format": "uri",
+        "description": "The passage endpoint for this reference (absolute URL)."
+      }
+    }
+  },
+  "ReferenceResolution": {
+    "type": "object",
+    "required": [
+      "query",
+      "references"
+    ],
+    "additionalProperties": false,
+    "properties": {
+      "query": {
+        "type": "string"
+      },
+      "references": {
+        "type": "array",
+        "items": {
+          "type": "object",
+          "description": "One reference found in free text, as a passage of one or more ranges.",
+          "required": [
+            "text",
+            "reference",
+            "slug",
+            "osis",
+            "verse_count",
+            "ranges",
+            "passage_url"
+          ],
+          "additionalProperties": false,
+          "properties": {
+            "text": {
+              "type": "string",
+              "description": "The words of the query that named it."
+            },
+            "reference": {
+              "type": "string",
+              "description": "The canonical human reference, e.g. \"Romans 8:28, 31-39\"."
+            },
+            "slug": {
+              "type": "string",
+              "description": "The canonical passage slug, for `GET /api/v1/passage/{ref}`."
+            },
+            "osis": {
+              "type": "string",
+              "description": "The OSIS reference, e.g. `Rom.8.28,Rom.8.31-Rom.8.39`."
+            },
+            "verse_count": {
+              "type": "integer",
+              "minimum": 1
+            },
+            "ranges": {
+              "type": "array",
+              "minItems": 1,
+              "items": {
+                "type": "object",
+                "description": "One contiguous run of verses.",
+                "required": [
+                  "reference",
+                  "slug",
+                  "start",
+                  "end",
+                  "verse_count"
+                ],
+                "additionalProperties": false,
+                "properties": {
+                  "reference": {
+                    "type": "string"
+                  },
+                  "slug": {
+                    "type": "string"
+                  },
+                  "start": {
+                    "type": "string",
+                    "description": "Slug of the first verse."
+                  },
+                  "end": {
+                    "type": "string",
+                    "description": "Slug of the last verse."
+                  },
+                  "verse_count": {
+                    "type": "integer",
+                    "minimum": 1
+                  }
+                }
+              }
+            },
+            "passage_url": {
+              "type": "string",
+              "format": "uri",
+              "description": "The passage endpoint for this reference (absolute URL)."
+            }
+          }
+        }
+      }
+    }
+  },
+  "Passage": {
+    "type": "object",
+    "description": "The verses of a passage in canonical order.",
+    "required": [
+      "reference",
+      "slug",
+      "osis",
+      "verse_count",
+      "ranges",
+      "verses"
+    ],
+    "additionalProperties": false,
+    "properties": {
+      "reference": {
+        "type": "string"
+      },
+      "slug": {
+        "type": "string"
+      },
+      "osis": {
+        "type": "string"
+      },
+      "verse_count": {
+        "type": "integer",
+        "minimum": 1,
+        "maximum": 200
+      },
+      "ranges": {
+        "type": "array",
+        "minItems": 1,
+        "items": {
+          "type": "object",
+          "description": "One contiguous run of verses.",
+          "required": [
+            "reference",
+            "slug",
+            "start",
+            "end",
+            "verse_count"
+          ],
+          "additionalProperties": false,
+          "properties": {
+            "reference": {
+              "type": "string"
+            },
+            "slug": {
+              "type": "string"
+            },
+            "start": {
+              "type": "string",
+              "description": "Slug of the first verse."
+            },
+            "end": {
+              "type": "string",
+              "description": "Slug of the last verse."
+            },
+            "verse_count": {
+              "type": "integer",
+              "minimum": 1
+            }
+          }
+        }
+      },
+      "verses": {
+        "type": "array",
+        "minItems": 1,
+        "maxItems": 200,
+        "items": {
+          "type": "object",
+          "description": "One verse with its KJV text, the requested styles and attribution.",
+          "required": [
+            "reference",
+            "slug",
+            "kjv_text",
+            "available_styles",
+            "attribution"
+          ],
+          "additionalProperties": false,
+          "properties": {
+            "reference": {
+              "type": "string",
+              "description": "Human-readable reference with the KJV book name, e.g. \"1 Corinthians 13:4\"."
+            },
+            "slug": {
+              "type": "string",
+              "description": "Canonical slug `{book}-{chapter}-{verse}`.",
+              "pattern": "^[a-z0-9]+(-[a-z0-9]+)*-[1-9][0-9]*-[1-9][0-9]*$"
+            },
+            "kjv_text": {
+              "type": "string",
+              "description": "The KJV text as plain text (no markup, no pilcrows, single spaces)."
+            },
+            "faithful": {
+              "type": "object",
+              "description": "Precise modern English that keeps the structure of the original. Present when `style` is `faithful` or `all`. Fields with no stored content are null.",
+              "required": [
+                "simplified_text",
+                "bottom_line",
+                "historical_context",
+                "practical_reflection",
+                "provenance"
+              ],
+              "additionalProperties": false,
+              "properties": {
+                "simplified_text": {
+                  "type": [
+                    "string",
+                    "null"
+                  ]
+                },
+                "bottom_line": {
+                  "type": [
+                    "string",
+                    "null"
+                  ]
+                },
+                "historical_context": {
+                  "type": [
+                    "string",
+                    "null"
+                  ]
+                },
+                "practical_reflection": {
+                  "type": [
+                    "string",
+                    "null"
+                  ]
+                },
+                "provenance": {
+                  "description": "Extension field: how this style's text was made, so that scripture (`kjv_text`) can\nalways be told from derived text. `curated`: written and reviewed in the Plainverse\nrepository; `generated`: written by a language model (`model`) with a versioned prompt,\nvalidated before storing; `modernized`: the deterministic modernizer's rendering of the\nKJV (faithful `simplified_text` only). Null when the style has no content for the verse.\nWhen several exist, curated wins over generated over modernized.\n",
+                  "oneOf": [
+                    {
+                      "type": "null"
+                    },
+                    {
+                      "type": "object",
+                      "required": [
+                        "method",
+                        "model",
+                        "prompt_version"
+                      ],
+                      "additionalProperties": false,
+                      "properties": {
+                        "method": {
+                          "type": "string",
+                          "enum": [
+                            "curated",
+                            "generated",
+                            "modernized"
+                          ]
+                        },
+                        "model": {
+                          "type": [
+                            "string",
+                            "null"
+                          ],
+                          "description": "The language model, for generated content."
+                        },
+                        "prompt_version": {
+                          "type": "string",
+                          "description": "The prompt (or modernizer) version that produced it."
+                        }
+                      }
+                    }
+                  ]
+                }
+              }
+            },
+            "casual": {
+              "type": "object",
+              "description": "A conversational modern retelling. Present when `style` is `casual` or `all`. `available` is false when no casual content is stored for the verse.",
+              "required": [
+                "simplified_text",
+                "bottom_line",
+                "available",
+                "provenance"
+              ],
+              "additionalProperties": false,
+              "properties": {
+                "simplified_text": {
+                  "type": [
+                    "string",
+                    "null"
+                  ]
+                },
+                "bottom_line": {
+                  "type": [
+                    "string",
+                    "null"
+                  ]
+                },
+                "available": {
+                  "type": "boolean"
+                },
+                "provenance": {
+                  "description": "Extension field: how this style's text was made, so that scripture (`kjv_text`) can\nalways be told from derived text. `curated`: written and reviewed in the Plainverse\nrepository; `generated`: written by a language model (`model`) with a versioned prompt,\nvalidated before storing; `modernized`: the deterministic modernizer's rendering of the\nKJV (faithful `simplified_text` only). Null when the style has no content for the verse.\nWhen several exist, curated wins over generated over modernized.\n",
+                  "oneOf": [
+                    {
+                      "type": "null"
+                    },
+                    {
+                      "type": "object",
+                      "required": [
+                        "method",
+                        "model",
+                        "prompt_version"
+                      ],
+                      "additionalProperties": false,
+                      "properties": {
+                        "method": {
+                          "type": "string",
+                          "enum": [
+                            "curated",
+                            "generated",
+                            "modernized"
+                          ]
+                        },
+                        "model": {
+                          "type": [
+                            "string",
+                            "null"
+                          ],
+                          "description": "The language model, for generated content."
+                        },
+                        "prompt_version": {
+                          "type": "string",
+                          "description": "The prompt (or modernizer) version that produced it."
+                        }
+                      }
+                    }
+                  ]
+                }
+              }
+            },
+            "available_styles": {
+              "type": "object",
+              "description": "Whether each style's `simplified_text` exists for this verse.",
+              "required": [
+                "faithful",
+                "casual"
+              ],
+              "additionalProperties": false,
+              "properties": {
+                "faithful": {
+                  "type": "boolean"
+                },
+                "casual": {
+                  "type": "boolean"
+                }
+              }
+            },
+            "attribution": {
+              "type": "object",
+              "required": [
+                "source",
+                "url",
+                "license"
+              ],
+              "additionalProperties": false,
+              "properties": {
+                "source": {
+                  "type": "string",
+                  "description": "Name of the content provider (ATTRIBUTION_SOURCE)."
+                },
+                "url": {
+                  "type": "string",
+                  "format": "uri",
+                  "description": "The verse's public page, `{PUBLIC_BASE_URL}/{book}/{chapter}/{verse}`."
+                },
+                "license": {
+                  "type": "string",
+                  "description": "Licence statement (ATTRIBUTION_LICENSE); by default it states that an active API subscription is required."
+                }
+              }
+            },
+            "narrative": {
+              "type": "object",
+              "description": "Extension field, present on every verse of the four Gospels; the narrative the verse belongs to.",
+              "required": [
+                "slug",
+                "title"
+              ],
+              "additionalProperties": false,
+              "properties": {
+                "slug": {
+                  "type": "string"
+                },
+                "title": {
+                  "type": "string"
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  },
+  "SearchField": {
+    "type": "string",
+    "description": "Which text matched.",
+    "enum": [
+      "kjv",
+      "faithful",
+      "casual"
+    ]
+  },
+  "SearchHit": {
+    "type": "object",
+    "required": [
+      "slug",
+      "reference",
+      "score",
+      "kjv_text",
+      "snippets",
+      "attribution"
+    ],
+    "additionalProperties": false,
+    "properties": {
+      "slug": {
+        "type": "string"
+      },
+      "reference": {
+        "type": "string"
+      },
+      "score": {
+        "type": "number",
+        "description": "Relevance (BM25); higher is better, comparable only within one search."
+      },
+      "kjv_text": {
+        "type": "string"
+      },
+      "snippets": {
+        "type": "array",
+        "description": "One excerpt of each searched text that matched, in the order kjv, faithful, casual.\nMatched words are wrapped in `<mark>` and `</mark>`; `&`, `<` and `>` of the text\nitself are escaped as `&amp;`, `&lt;` and `&gt;`. Long texts are cut to about 240\ncharacters around the matches, with `…` where text was left out.\n",
+        "minItems": 1,
+        "items": {
+          "type": "object",
+          "required": [
+            "field",
+            "text"
+          ],
+          "additionalProperties": false,
+          "properties": {
+            "field": {
+              "type": "string",
+              "description": "Which text matched.",
+              "enum": [
+                "kjv",
+                "faithful",
+                "casual"
+              ]
+            },
+            "text": {
+              "type": "string"
+            }
+          }
+        }
+      },
+      "attribution": {
+        "type": "object",
+        "required": [
+          "source",
+          "url",
+          "license"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "source": {
+            "type": "string",
+            "description": "Name of the content provider (ATTRIBUTION_SOURCE)."
+          },
+          "url": {
+            "type": "string",
+            "format": "uri",
+            "description": "The verse's public page, `{PUBLIC_BASE_URL}/{book}/{chapter}/{verse}`."
+          },
+          "license": {
+            "type": "string",
+            "description": "Licence statement (ATTRIBUTION_LICENSE); by default it states that an active API subscription is required."
+          }
+        }
+      }
+    }
+  },
+  "SearchResults": {
+    "type": "object",
+    "required": [
+      "query",
+      "total",
+      "data",
+      "next_cursor"
+    ],
+    "additionalProperties": false,
+    "properties": {
+      "query": {
+        "type": "string"
+      },
+      "total": {
+        "type": "integer",
+        "description": "How many verses match in all."
+      },
+      "data": {
+        "type": "array",
+        "items": {
+          "type": "object",
+          "required": [
+            "slug",
+            "reference",
+            "score",
+            "kjv_text",
+            "snippets",
+            "attribution"
+          ],
+          "additionalProperties": false,
+          "properties": {
+            "slug": {
+              "type": "string"
+            },
+            "reference": {
+              "type": "string"
+            },
+            "score": {
+              "type": "number",
+              "description": "Relevance (BM25); higher is better, comparable only within one search."
+            },
+            "kjv_text": {
+              "type": "string"
+            },
+            "snippets": {
+              "type": "array",
+              "description": "One excerpt of each searched text that matched, in the order kjv, faithful, casual.\nMatched words are wrapped in `<mark>` and `</mark>`; `&`, `<` and `>` of the text\nitself are escaped as `&amp;`, `&lt;` and `&gt;`. Long texts are cut to about 240\ncharacters around the matches, with `…` where text was left out.\n",
+              "minItems": 1,
+              "items": {
+                "type": "object",
+                "required": [
+                  "field",
+                  "text"
+                ],
+                "additionalProperties": false,
+                "properties": {
+                  "field": {
+                    "type": "string",
+                    "description": "Which text matched.",
+                    "enum": [
+                      "kjv",
+                      "faithful",
+                      "casual"
+                    ]
+                  },
+                  "text": {
+                    "type": "string"
+                  }
+                }
+              }
+            },
+            "attribution": {
+              "type": "object",
+              "required": [
+                "source",
+                "url",
+                "license"
+              ],
+              "additionalProperties": false,
+              "properties": {
+                "source": {
+                  "type": "string",
+                  "description": "Name of the content provider (ATTRIBUTION_SOURCE)."
+                },
+                "url": {
+                  "type": "string",
+                  "format": "uri",
+                  "description": "The verse's public page, `{PUBLIC_BASE_URL}/{book}/{chapter}/{verse}`."
+                },
+                "license": {
+                  "type": "string",
+                  "description": "Licence statement (ATTRIBUTION_LICENSE); by default it states that an active API subscription is required."
+                }
+              }
+            }
+          }
+        }
+      },
+      "next_cursor": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "description": "Pass as `cursor` for the next page; null on the last page."
+      }
+    }
+  },
+  "JsonRpcMessage": {
+    "type": "object",
+    "description": "One JSON-RPC 2.0 request, notification, response or error (batches, which MCP dropped in revision 2025-06-18, are refused).",
+    "required": [
+      "jsonrpc"
+    ],
+    "properties": {
+      "jsonrpc": {
+        "type": "string",
+        "const": "2.0"
+      }
+    }
+  },
+  "McpServerCard": {
+    "type": "object",
+    "required": [
+      "name",
+      "description",
+      "version",
+      "endpoints",
+      "authentication",
+      "tools"
+    ],
+    "properties": {
+      "$schema": {
+        "type": "string"
+      },
+      "name": {
+        "type": "string"
+      },
+      "title": {
+        "type": "string"
+      },
+      "description": {
+        "type": "string"
+      },
+      "version": {
+        "type": "string"
+      },
+      "protocolVersion": {
+        "type": "string"
+      },
+      "websiteUrl": {
+        "type": "string",
+        "format": "uri"
+      },
+      "endpoints": {
+        "type": "array",
+        "minItems": 1,
+        "items": {
+          "type": "object",
+          "required": [
+            "url",
+            "transport"
+          ],
+          "properties": {
+            "url": {
+              "type": "string",
+              "format": "uri"
+            },
+            "transport": {
+              "type": "string",
+              "const": "streamable-http"
+            }
+          }
+        }
+      },
+      "remotes": {
+        "type": "array",
+        "description": "The endpoints again in the shape of the MCP registry's `server.json` (which the Server Cards proposal, SEP-2127, builds on).",
+        "items": {
+          "type": "object",
+          "required": [
+            "type",
+            "url"
+          ],
+          "properties": {
+            "type": {
+              "type": "string",
+              "const": "streamable-http"
+            },
+            "url": {
+              "type": "string",
+              "format": "uri"
+            }
+          }
+        }
+      },
+      "authentication": {
+        "type": "object",
+        "required": [
+          "type"
+        ],
+        "properties": {
+          "type": {
+            "type": "string"
+          }
+        }
+      },
+      "tools": {
+        "type": "array",
+        "items": {
+          "type": "object",
+          "required": [
+            "name",
+            "description",
+            "inputSchema"
+          ],
+          "properties": {
+            "name": {
+              "type": "string"
+            },
+            "title": {
+              "type": "string"
+            },
+            "description": {
+              "type": "string"
+            },
+            "inputSchema": {
+              "type": "object"
+            },
+            "outputSchema": {
+              "type": "object"
+            },
+            "annotations": {
+              "type": "object"
+            }
+          }
+        }
+      }
+    }
+  },
+  "Linkset": {
+    "type": "object",
+    "required": [
+      "linkset"
+    ],
+    "properties": {
+      "linkset": {
+        "type": "array",
+        "minItems": 1,
+        "items": {
+          "type": "object",
+          "required": [
+            "anchor"
+          ],
+          "properties": {
+            "anchor": {
+              "type": "string",
+              "format": "uri"
+            }
+          },
+          "additionalProperties": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "required": [
+                "href"
+              ],
+              "properties": {
+                "href": {
+                  "type": "string",
+                  "format": "uri"
+                },
+                "type": {
+                  "type": "string"
+                },
+                "title": {
+                  "type": "string"
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  },
+  "AiPluginManifest": {
+    "type": "object",
+    "required": [
+      "schema_version",
+      "name_for_human",
+      "name_for_model",
+      "description_for_human",
+      "description_for_model",
+      "auth",
+      "api",
+      "logo_url",
+      "contact_email",
+      "legal_info_url"
+    ],
+    "properties": {
+      "schema_version": {
+        "type": "string",
+        "const": "v1"
+      },
+      "name_for_human": {
+        "type": "string"
+      },
+      "name_for_model": {
+        "type": "string",
+        "pattern": "^[a-zA-Z0-9_]{1,64}$"
+      },
+      "description_for_human": {
+        "type": "string",
+        "maxLength": 120
+      },
+      "description_for_model": {
+        "type": "string",
+        "maxLength": 8000
+      },
+      "auth": {
+        "type": "object",
+        "required": [
+          "type"
+        ],
+        "properties": {
+          "type": {
+            "type": "string",
+            "const": "service_http"
+          },
+          "authorization_type": {
+            "type": "string"
+          },
+          "custom_auth_header": {
+            "type": "string"
+          }
+        }
+      },
+      "api": {
+        "type": "object",
+        "required": [
+          "type",
+          "url"
+        ],
+        "properties": {
+          "type": {
+            "type": "string",
+            "const": "openapi"
+          },
+          "url": {
+            "type": "string",
+            "format": "uri"
+          }
+        }
+      },
+      "logo_url": {
+        "type": "string",
+        "format": "uri"
+      },
+      "contact_email": {
+        "type": "string",
+        "description": "CONTACT_EMAIL (default `api@` and the host of PUBLIC_BASE_URL, which may be a single label such as `localhost`).",
+        "pattern": "^[^\\s@]+@[^\\s@]+$"
+      },
+      "legal_info_url": {
+        "type": "string",
+        "format": "uri"
       }
     }
   },
@@ -3332,6 +5539,9 @@ export const componentSchemas = {
           "verse_not_found",
           "book_not_found",
           "narrative_not_found",
+          "passage_not_found",
+          "passage_too_long",
+          "origin_not_allowed",
           "key_not_found",
           "not_found",
           "method_not_allowed",
@@ -3382,6 +5592,9 @@ export const componentSchemas = {
       "verse_not_found",
       "book_not_found",
       "narrative_not_found",
+      "passage_not_found",
+      "passage_too_long",
+      "origin_not_allowed",
       "key_not_found",
       "not_found",
       "method_not_allowed",

@@ -4,7 +4,9 @@
  * JSON buffer, measured one after the other in one run with the same load generator
  * (autocannon, 50 connections). Prints requests per second, their ratio (target >= 0.75 on
  * the embedded default), p99 latency, the server's peak resident memory and its start-up
- * time to ready; with REDIS_URL set, also the same endpoint with Redis counters.
+ * time to ready; with REDIS_URL set, also the same endpoint with Redis counters. Then the
+ * search endpoint: p50 and p99 latency of a fixed list of 200 queries (scripts/search-queries.json),
+ * sent one after another, and how long after ready the first search waited for the index.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -19,6 +21,9 @@ const DURATION_S = Number(process.env.BENCH_DURATION ?? 10)
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2)
 const WARMUP_S = 3
 const TARGET_RATIO = 0.75
+/** Passes over the 200 search queries that are measured (after one warm-up pass). */
+const SEARCH_ROUNDS = Number(process.env.BENCH_SEARCH_ROUNDS ?? 3)
+const SEARCH_TARGET_P99_MS = 25
 
 interface Child {
   readonly process: ChildProcess
@@ -110,6 +115,52 @@ async function measure(label: string, env: NodeJS.ProcessEnv, port: number, base
   }
 }
 
+/** Search latency over the fixed query list. */
+interface SearchFigures {
+  readonly p50: number
+  readonly p99: number
+  readonly samples: number
+  readonly errors: number
+  /** From ready to the first search's answer: the wait for the index built in the background. */
+  readonly firstSearchMs: number
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0
+}
+
+/** Starts the server and times each query of scripts/search-queries.json, one at a time, over a kept-alive connection. */
+async function measureSearch(env: NodeJS.ProcessEnv, port: number, key: string): Promise<SearchFigures> {
+  const queries = JSON.parse(readFileSync(projectPath('scripts', 'search-queries.json'), 'utf8')) as Array<Record<string, string>>
+  const urls = queries.map((query) => `http://127.0.0.1:${port}/api/v1/search?${new URLSearchParams(query).toString()}`)
+  const server = await spawnUntil(process.execPath, [projectPath('dist', 'src', 'server.js')], { ...env, PORT: String(port) }, answers(`http://127.0.0.1:${port}/readyz`))
+  try {
+    const headers = { 'x-api-key': key }
+    const timed = async (url: string): Promise<{ ms: number; ok: boolean }> => {
+      const started = performance.now()
+      const response = await fetch(url, { headers })
+      await response.arrayBuffer()
+      return { ms: performance.now() - started, ok: response.status === 200 }
+    }
+    const firstSearchMs = (await timed(urls[0] ?? '')).ms
+    for (const url of urls) await timed(url)
+    const latencies: number[] = []
+    let errors = 0
+    for (let round = 0; round < SEARCH_ROUNDS; round++) {
+      for (const url of urls) {
+        const { ms, ok } = await timed(url)
+        latencies.push(ms)
+        if (!ok) errors++
+      }
+    }
+    latencies.sort((a, b) => a - b)
+    return { p50: percentile(latencies, 50), p99: percentile(latencies, 99), samples: latencies.length, errors, firstSearchMs }
+  } finally {
+    server.process.kill('SIGTERM')
+    await new Promise((r) => server.process.once('exit', r))
+  }
+}
+
 function line(f: Figures, ratio?: number): string {
   return `  ${f.label.padEnd(18)} ${f.reqPerSec.toFixed(0).padStart(8)} req/s   p99 ${String(f.p99).padStart(4)} ms   peak RSS ${f.rssMiB.toFixed(0).padStart(4)} MiB${ratio === undefined ? '' : `   ratio ${ratio.toFixed(2)}   non-2xx/errors ${f.errors}`}`
 }
@@ -156,6 +207,7 @@ async function main(): Promise<void> {
       const embedded = await measure('verse, embedded', env, port, baseUrl, baseline.process.pid, key, paths)
       const redisUrl = process.env.REDIS_URL
       const redis = redisUrl !== undefined && redisUrl !== '' ? await measure('verse, Redis', { ...env, REDIS_URL: redisUrl }, port, baseUrl, baseline.process.pid, key, paths) : undefined
+      const search = await measureSearch(env, port, key)
       const ratio = embedded.server.reqPerSec / embedded.bare.reqPerSec
       console.log(`\nPlainverse benchmark: ${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${DURATION_S} s per target, autocannon, LOG_LEVEL=warn, real API key, auth and metering on`)
       console.log(line(embedded.server, ratio))
@@ -166,6 +218,8 @@ async function main(): Promise<void> {
       }
       console.log(`  ratio (embedded)   ${ratio.toFixed(2)} (target >= ${TARGET_RATIO}: ${ratio >= TARGET_RATIO ? 'met' : 'NOT met'})`)
       console.log(`  start-up to ready  ${embedded.startupMs.toFixed(0)} ms (embedded PGlite, 31,102 verses loaded; target < 2000 ms)`)
+      console.log(`  search p50 ${search.p50.toFixed(1)} ms, p99 ${search.p99.toFixed(1)} ms (target p99 < ${SEARCH_TARGET_P99_MS} ms: ${search.p99 < SEARCH_TARGET_P99_MS ? 'met' : 'NOT met'}; ${search.samples} requests, 200 queries x ${SEARCH_ROUNDS}, one at a time, non-200 ${search.errors})`)
+      console.log(`  search index       first search answered ${search.firstSearchMs.toFixed(0)} ms after ready (the index is built in the background after listen)`)
     } finally {
       baseline.process.kill('SIGTERM')
     }

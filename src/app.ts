@@ -6,13 +6,18 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import { routes } from '../generated/route-schemas.js'
 import type { Config } from './config.js'
 import { AppError, installErrorHandling, sendProblem } from './errors.js'
+import { registerDiscoveryRoutes } from './discovery/discovery.routes.js'
 import { installCors } from './http/cors.js'
 import { registerIdentity } from './identity/identity.plugin.js'
 import type { DatabaseHandle } from './infra/database.js'
 import type { Clock } from './infra/clock.js'
 import { registerKeyRoutes } from './keys/keys.routes.js'
+import { MCP_TOOLS } from './mcp/mcp.tools.js'
+import { registerMcpRoutes } from './mcp/mcp.routes.js'
 import { registerMetaRoutes } from './meta/meta.routes.js'
 import { registerNarrativeRoutes } from './narratives/narratives.routes.js'
+import { registerPassageRoutes } from './passages/passages.routes.js'
+import { registerSearchRoutes } from './search/search.routes.js'
 import type { Services } from './services.js'
 import { registerUsageRoutes } from './usage/usage.routes.js'
 import { registerVerseRoutes } from './verses/verses.routes.js'
@@ -59,6 +64,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   registerVerseRoutes(app, { verses: services.verses, keys: services.keyVerifier, quotas: services.quotas })
   registerNarrativeRoutes(app, { narratives: services.narratives, keys: services.keyVerifier, quotas: services.quotas })
+  registerPassageRoutes(app, { passages: services.passages, keys: services.keyVerifier, quotas: services.quotas })
+  registerSearchRoutes(app, { search: services.search, keys: services.keyVerifier, quotas: services.quotas })
+  registerMcpRoutes(app, {
+    verses: services.verses,
+    passages: services.passages,
+    narratives: services.narratives,
+    search: services.search,
+    keys: services.keyVerifier,
+    quotas: services.quotas,
+    config,
+  })
   registerKeyRoutes(app, { keys: services.keys, usage: services.usage, clock })
   registerUsageRoutes(app, { usage: services.usage, quotas: services.quotas, keys: services.keys, verifier: services.keyVerifier, clock })
   await registerMetaRoutes(app, {
@@ -67,6 +83,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     database: deps.database,
     counter: services.counter,
     publicBaseUrl: config.publicBaseUrl,
+  })
+  registerDiscoveryRoutes(app, {
+    settings: {
+      publicBaseUrl: config.publicBaseUrl,
+      attributionSource: config.attributionSource,
+      attributionLicense: config.attributionLicense,
+      quotas: config.quotas.monthly,
+      contactEmail: config.contactEmail,
+      legalUrl: config.legalUrl,
+    },
+    tools: MCP_TOOLS,
   })
   await app.ready()
   return app

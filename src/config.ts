@@ -12,6 +12,12 @@ export interface Config {
   readonly publicBaseUrl: string
   readonly attributionSource: string
   readonly attributionLicense: string
+  /** Where people write about the API (the AI plugin manifest, the usage terms). */
+  readonly contactEmail: string
+  /** The usage terms: the AI plugin manifest's `legal_info_url` and the API catalog's terms-of-service link. */
+  readonly legalUrl: string
+  /** Browser origins besides PUBLIC_BASE_URL's that may call the MCP endpoint (DNS-rebinding protection). */
+  readonly mcpAllowedOrigins: readonly string[]
   readonly logLevel: LogLevel
   /** Redis for quota counters; without it, counters are in-process (single instance). */
   readonly redisUrl: string | undefined
@@ -98,6 +104,46 @@ function url(env: Env, name: string, fallback: string | undefined, protocols: re
   return raw
 }
 
+/** A DNS name or IPv4 address as it may follow the `@` of an address (no IP literals, no spaces). */
+const MAIL_DOMAIN = /^[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?$/
+
+function email(env: Env, name: string, fallback: string): string {
+  const raw = env[name]
+  if (raw === undefined || raw === '') return fallback
+  const value = raw.trim()
+  const at = value.lastIndexOf('@')
+  // A deliberately loose shape check (local@domain): the address is published, never sent to.
+  if (value.length > 254 || at < 1 || !/^[^\s@<>()",;:]+$/.test(value.slice(0, at)) || !MAIL_DOMAIN.test(value.slice(at + 1))) {
+    throw new ConfigError(name, `must be an email address such as api@example.org (got ${JSON.stringify(raw)})`)
+  }
+  return value
+}
+
+/** `api@` the host of the public base URL; a host that cannot follow an `@` (an IPv6 literal) gives `api@localhost`. */
+function defaultContactEmail(base: URL): string {
+  return MAIL_DOMAIN.test(base.hostname) ? `api@${base.hostname}` : 'api@localhost'
+}
+
+/** A comma-separated list of origins (`scheme://host[:port]`), each stored in its serialized form. */
+function origins(env: Env, name: string): readonly string[] {
+  const raw = env[name]
+  if (raw === undefined || raw.trim() === '') return Object.freeze([])
+  const list = raw.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '')
+  return Object.freeze(list.map((entry) => {
+    let parsed: URL
+    try {
+      parsed = new URL(entry)
+    } catch {
+      throw new ConfigError(name, `must list origins such as https://app.example.org, separated by commas (got ${JSON.stringify(entry)})`)
+    }
+    // An origin has no path, query, fragment or credentials; anything more is probably a mistake.
+    if (!['http:', 'https:'].includes(parsed.protocol) || parsed.username !== '' || parsed.password !== '' || parsed.pathname !== '/' || parsed.search !== '' || parsed.hash !== '') {
+      throw new ConfigError(name, `must list origins (http or https scheme, host and optional port, nothing else) (got ${JSON.stringify(entry)})`)
+    }
+    return parsed.origin
+  }))
+}
+
 function authSecret(env: Env): string | undefined {
   const raw = env.AUTH_JWT_SECRET
   if (raw === undefined || raw === '') return undefined
@@ -121,15 +167,19 @@ export function loadConfig(env: Env = process.env): Config {
   if (base.search !== '' || base.hash !== '') {
     throw new ConfigError('PUBLIC_BASE_URL', 'must not have a query or a fragment')
   }
+  // Stored without a trailing slash so that `${publicBaseUrl}/john/3/16` is always right.
+  const baseUrl = publicBaseUrl.replace(/\/+$/, '')
   return Object.freeze({
     port: port(env, 'PORT', 8080),
     host: text(env, 'HOST', '0.0.0.0', 255),
     dataDir: text(env, 'DATA_DIR', './var', 4096),
     databaseUrl: url(env, 'DATABASE_URL', undefined, ['postgres:', 'postgresql:']),
-    // Stored without a trailing slash so that `${publicBaseUrl}/john/3/16` is always right.
-    publicBaseUrl: publicBaseUrl.replace(/\/+$/, ''),
+    publicBaseUrl: baseUrl,
     attributionSource: text(env, 'ATTRIBUTION_SOURCE', 'Plainverse', 200),
     attributionLicense: text(env, 'ATTRIBUTION_LICENSE', DEFAULT_ATTRIBUTION_LICENSE),
+    contactEmail: email(env, 'CONTACT_EMAIL', defaultContactEmail(base)),
+    legalUrl: url(env, 'LEGAL_URL', `${baseUrl}/terms`, ['http:', 'https:']) as string,
+    mcpAllowedOrigins: origins(env, 'MCP_ALLOWED_ORIGINS'),
     logLevel: logLevel as LogLevel,
     redisUrl: url(env, 'REDIS_URL', undefined, ['redis:', 'rediss:']),
     auth: Object.freeze({

@@ -19,6 +19,9 @@ import { UsageRepository } from './usage/usage.repository.js'
 import { UsageService } from './usage/usage.service.js'
 import { VersesService } from './verses/verses.service.js'
 import { NarrativesService } from './narratives/narratives.service.js'
+import { PassagesService } from './passages/passages.service.js'
+import { ReferenceParser } from './passages/reference-parser.js'
+import { SearchService } from './search/search.service.js'
 
 /** How often journalled usage is added to the ledger. */
 const FLUSH_INTERVAL_MS = 1_000
@@ -29,6 +32,8 @@ const KEY_POLL_INTERVAL_MS = 2_000
 export interface Services {
   readonly verses: VersesService
   readonly narratives: NarrativesService
+  readonly passages: PassagesService
+  readonly search: SearchService
   readonly keyVerifier: KeyVerifier
   readonly keys: KeysService
   readonly usage: UsageService
@@ -82,6 +87,8 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
   return {
     verses,
     narratives: new NarrativesService(deps.stores.narratives, verses, deps.stores.narrativeContent),
+    passages: new PassagesService({ store: deps.stores.verses, verses, parser: new ReferenceParser(), publicBaseUrl: config.publicBaseUrl }),
+    search: new SearchService({ verses: deps.stores.verses, content: deps.stores.content, resources: verses, logger }),
     keyVerifier,
     keys,
     usage,

@@ -11,6 +11,9 @@ t.test('defaults', async (t) => {
     publicBaseUrl: 'http://localhost:8080',
     attributionSource: 'Plainverse',
     attributionLicense: DEFAULT_ATTRIBUTION_LICENSE,
+    contactEmail: 'api@localhost',
+    legalUrl: 'http://localhost:8080/terms',
+    mcpAllowedOrigins: [],
     logLevel: 'info',
     redisUrl: undefined,
     auth: { jwksUrl: undefined, jwtSecret: undefined, issuer: undefined, audience: 'authenticated' },
@@ -28,6 +31,23 @@ t.test('values are read and normalised', async (t) => {
   t.equal(config.logLevel, 'warn')
   const quotas = loadConfig({ QUOTA_FREE: '10', QUOTA_DEVELOPER: '20', QUOTA_SCALE: '30', MAX_KEYS_PER_ACCOUNT: '3' }).quotas
   t.same(quotas, { monthly: { free: 10, developer: 20, scale: 30 }, maxKeysPerAccount: 3 })
+})
+
+t.test('contact email and legal URL follow the public base URL unless set', async (t) => {
+  const derived = loadConfig({ PUBLIC_BASE_URL: 'https://bible.example.org/api/' })
+  t.equal(derived.contactEmail, 'api@bible.example.org')
+  t.equal(derived.legalUrl, 'https://bible.example.org/api/terms')
+  t.equal(loadConfig({ PUBLIC_BASE_URL: 'http://[::1]:8080' }).contactEmail, 'api@localhost', 'an IPv6 host cannot follow an @')
+  const set = loadConfig({ CONTACT_EMAIL: ' sales+api@example.org ', LEGAL_URL: 'https://example.org/legal' })
+  t.equal(set.contactEmail, 'sales+api@example.org')
+  t.equal(set.legalUrl, 'https://example.org/legal')
+})
+
+t.test('MCP allowed origins are a comma-separated list, stored serialized', async (t) => {
+  const config = loadConfig({ MCP_ALLOWED_ORIGINS: ' https://App.Example.org , http://localhost:3000/,https://x.example.org:443 ' })
+  t.same(config.mcpAllowedOrigins, ['https://app.example.org', 'http://localhost:3000', 'https://x.example.org'])
+  t.ok(Object.isFrozen(config.mcpAllowedOrigins))
+  t.same(loadConfig({ MCP_ALLOWED_ORIGINS: ' ' }).mcpAllowedOrigins, [])
 })
 
 t.test('bad values name the variable', async (t) => {
@@ -50,6 +70,18 @@ t.test('bad values name the variable', async (t) => {
     [{ QUOTA_DEVELOPER: '1.5' }, 'QUOTA_DEVELOPER'],
     [{ QUOTA_SCALE: 'lots' }, 'QUOTA_SCALE'],
     [{ MAX_KEYS_PER_ACCOUNT: '-3' }, 'MAX_KEYS_PER_ACCOUNT'],
+    [{ CONTACT_EMAIL: 'nobody' }, 'CONTACT_EMAIL'],
+    [{ CONTACT_EMAIL: '@example.org' }, 'CONTACT_EMAIL'],
+    [{ CONTACT_EMAIL: 'api@' }, 'CONTACT_EMAIL'],
+    [{ CONTACT_EMAIL: 'api team@example.org' }, 'CONTACT_EMAIL'],
+    [{ CONTACT_EMAIL: 'api@exa mple.org' }, 'CONTACT_EMAIL'],
+    [{ CONTACT_EMAIL: 'Api <api@example.org>' }, 'CONTACT_EMAIL'],
+    [{ LEGAL_URL: '/terms' }, 'LEGAL_URL'],
+    [{ LEGAL_URL: 'mailto:legal@example.org' }, 'LEGAL_URL'],
+    [{ MCP_ALLOWED_ORIGINS: 'app.example.org' }, 'MCP_ALLOWED_ORIGINS'],
+    [{ MCP_ALLOWED_ORIGINS: 'https://app.example.org/path' }, 'MCP_ALLOWED_ORIGINS'],
+    [{ MCP_ALLOWED_ORIGINS: 'https://ok.example.org, ftp://files.example.org' }, 'MCP_ALLOWED_ORIGINS'],
+    [{ MCP_ALLOWED_ORIGINS: 'https://user@app.example.org' }, 'MCP_ALLOWED_ORIGINS'],
   ]
   for (const [env, variable] of cases) {
     t.throws(() => loadConfig(env), { name: 'ConfigError', variable, message: new RegExp(variable) }, JSON.stringify(env).slice(0, 60))

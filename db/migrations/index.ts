@@ -6,9 +6,11 @@ import type { Migration } from 'kysely'
 import * as m0001 from './0001_verses.js'
 import * as m0002 from './0002_keys_usage.js'
 import * as m0003 from './0003_narrative_content.js'
+import * as m0004 from './0004_attributions.js'
 
 export const migrations: Readonly<Record<string, Migration>> = Object.freeze({
   '0001_verses': m0001,
   '0002_keys_usage': m0002,
   '0003_narrative_content': m0003,
+  '0004_attributions': m0004,
 })

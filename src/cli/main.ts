@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { localOperations, remoteOperations, type AdminOperations, type KeyView } from '../admin/admin.operations.js'
+import { localOperations, remoteOperations, type AccountUsage, type AdminOperations, type KeyView } from '../admin/admin.operations.js'
 import { adminPaths, readAdminToken } from '../admin/admin.server.js'
 import { ConfigError, loadConfig, TIERS, type Config, type Tier } from '../config.js'
 import { AppError } from '../errors.js'
@@ -29,6 +29,9 @@ API keys (work while the server is running):
   keys revoke ID                     Revoke a key (every instance stops accepting it within 5 s)
   keys set-tier ID TIER              Change a key's tier
   usage [--account ID]               Usage this month, by endpoint, style and key
+  usage --attributions [--account ID]
+                                     Counted MCP tool calls this month by AI client, and the
+                                     20 verses MCP calls served most
 
 Content:
   content generate|export|import|report
@@ -89,6 +92,7 @@ function parse(argv: readonly string[]) {
       account: { type: 'string' },
       tier: { type: 'string' },
       json: { type: 'boolean' },
+      attributions: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   })
@@ -97,11 +101,26 @@ function parse(argv: readonly string[]) {
 type Values = ReturnType<typeof parse>['values']
 type Action = (ops: AdminOperations, json: ((value: unknown) => void) | undefined, out: Print) => Promise<void>
 
+/** `usage --attributions`: who the MCP endpoint served (AI clients) and what (verses). */
+function printAttributions(usage: AccountUsage, account: string | undefined, json: ((value: unknown) => void) | undefined, out: Print): void {
+  const { period_start, period_end, by_client, top_verses } = usage
+  if (json) return json({ period_start, period_end, by_client, top_verses })
+  out(`MCP attributions ${period_start.slice(0, 10)} to ${period_end.slice(0, 10)}${account === undefined ? ' (all accounts)' : ` (account ${account})`}`)
+  const clients = Object.entries(by_client).sort(([a, x], [b, y]) => y - x || a.localeCompare(b))
+  out('  by client:')
+  if (clients.length === 0) out('    none')
+  for (const [client, queries] of clients) out(`    ${String(queries).padStart(8)}  ${client}`)
+  out('  top verses:')
+  if (top_verses.length === 0) out('    none')
+  for (const verse of top_verses) out(`    ${String(verse.queries).padStart(8)}  ${verse.reference} (${verse.slug})`)
+}
+
 function adminAction(group: string, command: string | undefined, rest: readonly string[], values: Values): Action | undefined {
   if (group === 'usage') {
     const account = values.account ?? command
     return async (ops, json, out) => {
       const usage = await ops.usage(account)
+      if (values.attributions === true) return printAttributions(usage, account, json, out)
       if (json) return json(usage)
       out(`Usage ${usage.period_start.slice(0, 10)} to ${usage.period_end.slice(0, 10)}${account === undefined ? ' (all accounts)' : ` (account ${account})`}`)
       out(`  total queries: ${usage.total_queries}`)

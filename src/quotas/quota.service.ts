@@ -5,6 +5,7 @@
 import type { QuotaConfig } from '../config.js'
 import type { Clock } from '../infra/clock.js'
 import type { KeyRecord } from '../keys/keys.repository.js'
+import type { UsageAttribution } from '../usage/usage.journal.js'
 import type { CountedEndpoint, UsageService } from '../usage/usage.service.js'
 import { monthPeriod, type MonthPeriod, type QuotaCounter } from './counter.js'
 
@@ -61,8 +62,9 @@ export class QuotaService {
   /**
    * Counts one query if the key has any left, and records it durably (journal) before
    * returning, so the caller can send its 200.
+   * @param attribution who and what a counted MCP tool call served, journalled with the query.
    */
-  async consume(key: KeyRecord, endpoint: CountedEndpoint, style: string): Promise<ConsumeOutcome> {
+  async consume(key: KeyRecord, endpoint: CountedEndpoint, style: string, attribution?: UsageAttribution): Promise<ConsumeOutcome> {
     const now = this.clock.now()
     const period = this.periodAt(now)
     const limit = this.limitOf(key)
@@ -74,7 +76,7 @@ export class QuotaService {
       }
       if (result.status === 'exhausted') return { allowed: false, state: this.describe(key, period, result.count, now) }
       try {
-        await this.usage.record(key.id, period.id, endpoint, style)
+        await this.usage.record(key.id, period.id, endpoint, style, attribution)
       } catch (error) {
         // Not recorded means not served: give the unit back so the count stays exact. The
         // journal's failure is what the caller needs to see, even if the refund fails too.

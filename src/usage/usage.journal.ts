@@ -6,12 +6,24 @@
  * response left), and is never applied twice (entries at or below the applied sequence are
  * skipped on replay).
  *
- * Line format: `seq<TAB>keyId<TAB>period<TAB>endpoint<TAB>style<LF>`; a torn last line (a
- * crash mid-write) is ignored, which is safe because its response was never sent.
+ * Line format: `seq<TAB>keyId<TAB>period<TAB>endpoint<TAB>style<LF>`, or for a query with an
+ * attribution (a counted MCP tool call) the same followed by `<TAB>client<TAB>tool<TAB>verseIds`
+ * (verse ids comma-separated, possibly none); lines of the shorter form, written before
+ * attributions existed, still read. A torn last line (a crash mid-write) is ignored, which is
+ * safe because its response was never sent.
  */
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync, writeSync } from 'node:fs'
 import { randomUUID } from 'node:crypto'
 import { join } from 'node:path'
+
+/** Who a counted MCP tool call served and with what: the AI client, the tool, the verses. */
+export interface UsageAttribution {
+  /** `name/version`, a User-Agent or `unknown`; control characters are replaced on write. */
+  readonly client: string
+  readonly tool: string
+  /** Every verse the call served (book * 1,000,000 + chapter * 1,000 + verse), possibly none. */
+  readonly verseIds: readonly number[]
+}
 
 /** One counted query. */
 export interface UsageEntry {
@@ -20,6 +32,7 @@ export interface UsageEntry {
   readonly period: string
   readonly endpoint: string
   readonly style: string
+  readonly attribution?: UsageAttribution
 }
 
 /**
@@ -69,8 +82,8 @@ export class UsageJournal {
    * during one turn of the event loop are written together by one system call (the callers
    * wait for it before answering), which keeps the hot path to a fraction of a syscall each.
    */
-  append(keyId: string, period: string, endpoint: string, style: string): Promise<UsageEntry> {
-    const entry = { seq: ++this.seq, keyId, period, endpoint, style }
+  append(keyId: string, period: string, endpoint: string, style: string, attribution?: UsageAttribution): Promise<UsageEntry> {
+    const entry: UsageEntry = { seq: ++this.seq, keyId, period, endpoint, style, ...(attribution === undefined ? {} : { attribution: journalSafe(attribution) }) }
     this.batch.push(entry)
     if (!this.scheduled) {
       this.scheduled = true
@@ -136,7 +149,15 @@ export class UsageJournal {
 }
 
 function line(e: UsageEntry): string {
-  return `${e.seq}\t${e.keyId}\t${e.period}\t${e.endpoint}\t${e.style}\n`
+  const base = `${e.seq}\t${e.keyId}\t${e.period}\t${e.endpoint}\t${e.style}`
+  const a = e.attribution
+  return a === undefined ? `${base}\n` : `${base}\t${a.client}\t${a.tool}\t${a.verseIds.join(',')}\n`
+}
+
+/** Text fields cannot hold the separators (tab, line feed) or any other control character. */
+function journalSafe(a: UsageAttribution): UsageAttribution {
+  const clean = (text: string): string => text.replace(/[\u0000-\u001f\u007f]/g, ' ')
+  return { client: clean(a.client), tool: clean(a.tool), verseIds: a.verseIds.filter((id) => Number.isSafeInteger(id) && id >= 0) }
 }
 
 /** Parses journal text, ignoring a torn last line and anything malformed. */
@@ -144,10 +165,17 @@ export function parseJournal(text: string): UsageEntry[] {
   const complete = text.endsWith('\n') ? text : text.slice(0, text.lastIndexOf('\n') + 1)
   const entries: UsageEntry[] = []
   for (const line of complete.split('\n')) {
-    const [seq, keyId, period, endpoint, style, extra] = line.split('\t')
-    if (extra !== undefined || seq === undefined || keyId === undefined || period === undefined || endpoint === undefined || style === undefined) continue
+    const fields = line.split('\t')
+    if (fields.length !== 5 && fields.length !== 8) continue
+    const [seq = '', keyId = '', period = '', endpoint = '', style = '', client, tool, verses] = fields
     if (!/^\d+$/.test(seq)) continue
-    entries.push({ seq: Number(seq), keyId, period, endpoint, style })
+    if (client === undefined || tool === undefined || verses === undefined) {
+      entries.push({ seq: Number(seq), keyId, period, endpoint, style })
+      continue
+    }
+    if (!/^(\d+(,\d+)*)?$/.test(verses)) continue
+    const verseIds = verses === '' ? [] : verses.split(',').map(Number)
+    entries.push({ seq: Number(seq), keyId, period, endpoint, style, attribution: { client, tool, verseIds } })
   }
   return entries
 }

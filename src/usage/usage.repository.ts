@@ -14,7 +14,33 @@ export interface LedgerIncrement {
 /** One ledger row. */
 export interface LedgerRow extends LedgerIncrement {}
 
-/** Reads and writes `usage_ledger` and `usage_journal_state`. */
+/** Counted MCP tool calls to add for one key, period, AI client and tool. */
+export interface ClientIncrement {
+  readonly keyId: string
+  readonly period: string
+  readonly client: string
+  readonly tool: string
+  readonly queries: number
+}
+
+/** Serves to add for one key, period and verse. */
+export interface VerseIncrement {
+  readonly keyId: string
+  readonly period: string
+  readonly verseId: number
+  readonly serves: number
+}
+
+/** The attribution side of a batch: who was served (clients) and what (verses). */
+export interface AttributionIncrements {
+  readonly clients: readonly ClientIncrement[]
+  readonly verses: readonly VerseIncrement[]
+}
+
+/** Rows per INSERT: well under PostgreSQL's 65,535 bind parameters. */
+const INSERT_CHUNK = 1_000
+
+/** Reads and writes `usage_ledger`, the attribution tables and `usage_journal_state`. */
 export class UsageRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -25,12 +51,20 @@ export class UsageRepository {
   }
 
   /**
-   * Adds increments and advances the journal's applied sequence in one transaction, so a
-   * batch is applied exactly once. Entries at or below the stored sequence are ignored by
-   * the caller; this re-checks under a row lock so that two flushers cannot both apply.
+   * Adds increments (ledger and attributions) and advances the journal's applied sequence in
+   * one transaction, so a batch is applied exactly once. Entries at or below the stored
+   * sequence are ignored by the caller; this re-checks under a row lock so that two flushers
+   * cannot both apply.
+   * @param attributions each (key, period, client, tool) and (key, period, verse) at most once.
    * @returns false when the batch had already been applied.
    */
-  async applyBatch(journalId: string, fromSeq: number, toSeq: number, increments: readonly LedgerIncrement[]): Promise<boolean> {
+  async applyBatch(
+    journalId: string,
+    fromSeq: number,
+    toSeq: number,
+    increments: readonly LedgerIncrement[],
+    attributions: AttributionIncrements = { clients: [], verses: [] },
+  ): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
       await trx
         .insertInto('usage_journal_state')
@@ -52,6 +86,20 @@ export class UsageRepository {
           .onConflict((oc) =>
             oc.columns(['key_id', 'period', 'endpoint', 'style']).doUpdateSet({ queries: sql<number>`usage_ledger.queries + excluded.queries` }),
           )
+          .execute()
+      }
+      for (let i = 0; i < attributions.clients.length; i += INSERT_CHUNK) {
+        await trx
+          .insertInto('usage_clients')
+          .values(attributions.clients.slice(i, i + INSERT_CHUNK).map((c) => ({ key_id: c.keyId, period: c.period, client: c.client, tool: c.tool, queries: c.queries })))
+          .onConflict((oc) => oc.columns(['key_id', 'period', 'client', 'tool']).doUpdateSet({ queries: sql<number>`usage_clients.queries + excluded.queries` }))
+          .execute()
+      }
+      for (let i = 0; i < attributions.verses.length; i += INSERT_CHUNK) {
+        await trx
+          .insertInto('usage_verses')
+          .values(attributions.verses.slice(i, i + INSERT_CHUNK).map((v) => ({ key_id: v.keyId, period: v.period, verse_id: v.verseId, serves: v.serves })))
+          .onConflict((oc) => oc.columns(['key_id', 'period', 'verse_id']).doUpdateSet({ serves: sql<number>`usage_verses.serves + excluded.serves` }))
           .execute()
       }
       await trx
@@ -84,5 +132,31 @@ export class UsageRepository {
       .where('period', '=', period)
       .execute()
     return rows.map((r) => ({ keyId: r.key_id, period: r.period, endpoint: r.endpoint, style: r.style, queries: Number(r.queries) }))
+  }
+
+  /** Counted MCP tool calls of some keys in one period, per AI client (all tools together). */
+  async clientTotals(keyIds: readonly string[], period: string): Promise<Array<{ client: string; queries: number }>> {
+    if (keyIds.length === 0) return []
+    const rows = await this.db
+      .selectFrom('usage_clients')
+      .select(['client', sql<string>`sum(queries)`.as('queries')])
+      .where('key_id', 'in', keyIds)
+      .where('period', '=', period)
+      .groupBy('client')
+      .execute()
+    return rows.map((r) => ({ client: r.client, queries: Number(r.queries) }))
+  }
+
+  /** How often MCP tool calls of some keys served each verse in one period (every verse served, unordered). */
+  async verseTotals(keyIds: readonly string[], period: string): Promise<Array<{ verseId: number; serves: number }>> {
+    if (keyIds.length === 0) return []
+    const rows = await this.db
+      .selectFrom('usage_verses')
+      .select(['verse_id', sql<string>`sum(serves)`.as('serves')])
+      .where('key_id', 'in', keyIds)
+      .where('period', '=', period)
+      .groupBy('verse_id')
+      .execute()
+    return rows.map((r) => ({ verseId: Number(r.verse_id), serves: Number(r.serves) }))
   }
 }

@@ -11,10 +11,15 @@ import type { KeyVerifier } from '../keys/key-verifier.js'
 import type { KeysService } from '../keys/keys.service.js'
 import { monthPeriod } from '../quotas/counter.js'
 import type { QuotaService } from '../quotas/quota.service.js'
+import { bookAt } from '../verses/books.js'
+import { verseReference, verseSlug } from '../verses/slug.js'
 import type { UsageService } from './usage.service.js'
 
 type KeyUsage = components['schemas']['KeyUsage']
 type AccountUsage = components['schemas']['AccountUsage']
+
+/** How many verses `top_verses` lists. */
+const TOP_VERSES = 20
 
 /** What the usage route needs. */
 export interface UsageRouteDeps {
@@ -63,6 +68,7 @@ export async function accountUsage(deps: Pick<UsageRouteDeps, 'usage' | 'keys' |
   const period = monthPeriod(deps.clock.now())
   const all = await deps.keys.listWithRevoked(accountId)
   const breakdown = await deps.usage.breakdown(all.map((r) => r.id), period.id)
+  const attributions = await deps.usage.attributions(all.map((r) => r.id), period.id, TOP_VERSES)
   const records = all.filter((r) => r.revokedAt === null || (breakdown.byKey.get(r.id) ?? 0) > 0)
   return {
     period_start: period.start.toISOString(),
@@ -78,5 +84,19 @@ export async function accountUsage(deps: Pick<UsageRouteDeps, 'usage' | 'keys' |
       limit: deps.keys.limitOf(r.tier),
       total_queries: breakdown.byKey.get(r.id) ?? 0,
     })),
+    by_client: { ...attributions.byClient },
+    top_verses: attributions.topVerses.flatMap(({ verseId, serves }) => {
+      const described = describeVerse(verseId)
+      return described === undefined ? [] : [{ ...described, queries: serves }]
+    }),
   }
+}
+
+/** The slug and reference of a verse id (book * 1,000,000 + chapter * 1,000 + verse). */
+function describeVerse(id: number): { slug: string; reference: string } | undefined {
+  const book = bookAt(Math.floor(id / 1_000_000))
+  if (book === undefined) return undefined
+  const chapter = Math.floor(id / 1_000) % 1_000
+  const verse = id % 1_000
+  return { slug: verseSlug(book, chapter, verse), reference: verseReference(book, chapter, verse) }
 }

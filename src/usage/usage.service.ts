@@ -2,11 +2,11 @@
  * Usage: records counted queries (journal first, ledger in batches) and reports totals.
  */
 import type { FastifyBaseLogger } from 'fastify'
-import type { UsageJournal } from './usage.journal.js'
-import type { LedgerIncrement, LedgerRow, UsageRepository } from './usage.repository.js'
+import type { UsageAttribution, UsageJournal } from './usage.journal.js'
+import type { ClientIncrement, LedgerIncrement, LedgerRow, UsageRepository, VerseIncrement } from './usage.repository.js'
 
 /** Endpoints whose successful responses are counted. */
-export type CountedEndpoint = 'verse' | 'narrative'
+export type CountedEndpoint = 'verse' | 'narrative' | 'passage' | 'search' | 'mcp'
 
 /** Usage of some keys in a period, broken down as the account view reports it. */
 export interface UsageBreakdown {
@@ -14,6 +14,14 @@ export interface UsageBreakdown {
   readonly byEndpoint: Readonly<Record<string, number>>
   readonly byStyle: Readonly<Record<string, number>>
   readonly byKey: ReadonlyMap<string, number>
+}
+
+/** Who MCP tool calls of some keys served in a period, and what. */
+export interface AttributionSummary {
+  /** Counted calls per AI client. */
+  readonly byClient: Readonly<Record<string, number>>
+  /** The verses served most, most first (ties in canonical order, i.e. by id). */
+  readonly topVerses: ReadonlyArray<{ readonly verseId: number; readonly serves: number }>
 }
 
 /** Records and reports usage. */
@@ -37,9 +45,12 @@ export class UsageService {
     return replayed
   }
 
-  /** Records one counted query durably (journal); the caller sends its response once this resolves. */
-  async record(keyId: string, period: string, endpoint: CountedEndpoint, style: string): Promise<void> {
-    await this.journal.append(keyId, period, endpoint, style)
+  /**
+   * Records one counted query durably (journal), with its attribution when it has one (a
+   * counted MCP tool call); the caller sends its response once this resolves.
+   */
+  async record(keyId: string, period: string, endpoint: CountedEndpoint, style: string, attribution?: UsageAttribution): Promise<void> {
+    await this.journal.append(keyId, period, endpoint, style, attribution)
   }
 
   /** Adds every journalled entry to the ledger; one flush at a time. */
@@ -52,12 +63,22 @@ export class UsageService {
       const first = batch[0]?.seq ?? 0
       const last = batch[batch.length - 1]?.seq ?? 0
       const sums = new Map<string, LedgerIncrement>()
+      const clients = new Map<string, ClientIncrement>()
+      const verses = new Map<string, VerseIncrement>()
       for (const e of batch) {
         const id = `${e.keyId}\t${e.period}\t${e.endpoint}\t${e.style}`
         const current = sums.get(id)
         sums.set(id, { keyId: e.keyId, period: e.period, endpoint: e.endpoint, style: e.style, queries: (current?.queries ?? 0) + 1 })
+        if (e.attribution === undefined) continue
+        const clientId = `${e.keyId}\t${e.period}\t${e.attribution.client}\t${e.attribution.tool}`
+        clients.set(clientId, { keyId: e.keyId, period: e.period, client: e.attribution.client, tool: e.attribution.tool, queries: (clients.get(clientId)?.queries ?? 0) + 1 })
+        // A verse served twice by one call (a passage like "John 3:16, 16") is one serve.
+        for (const verseId of new Set(e.attribution.verseIds)) {
+          const verseKey = `${e.keyId}\t${e.period}\t${verseId}`
+          verses.set(verseKey, { keyId: e.keyId, period: e.period, verseId, serves: (verses.get(verseKey)?.serves ?? 0) + 1 })
+        }
       }
-      await this.repository.applyBatch(this.journal.journalId, first, last, [...sums.values()])
+      await this.repository.applyBatch(this.journal.journalId, first, last, [...sums.values()], { clients: [...clients.values()], verses: [...verses.values()] })
       this.journal.markApplied(last)
     })
   }
@@ -105,6 +126,32 @@ export class UsageService {
         byKey.set(row.keyId, (byKey.get(row.keyId) ?? 0) + row.queries)
       }
       return { total, byEndpoint, byStyle, byKey }
+    })
+  }
+
+  /**
+   * Counted MCP calls per AI client and the `limit` verses served most, for some keys in a
+   * period: the attribution tables plus what is journalled but not yet flushed.
+   */
+  attributions(keyIds: readonly string[], period: string, limit: number): Promise<AttributionSummary> {
+    return this.exclusive(async () => {
+      await this.resync()
+      const wanted = new Set(keyIds)
+      // A Map, not an object: a client may call itself `__proto__`.
+      const byClient = new Map<string, number>()
+      const serves = new Map<number, number>()
+      for (const row of await this.repository.clientTotals(keyIds, period)) byClient.set(row.client, (byClient.get(row.client) ?? 0) + row.queries)
+      for (const row of await this.repository.verseTotals(keyIds, period)) serves.set(row.verseId, (serves.get(row.verseId) ?? 0) + row.serves)
+      for (const e of this.journal.pendingEntries()) {
+        if (e.attribution === undefined || !wanted.has(e.keyId) || e.period !== period) continue
+        byClient.set(e.attribution.client, (byClient.get(e.attribution.client) ?? 0) + 1)
+        for (const verseId of new Set(e.attribution.verseIds)) serves.set(verseId, (serves.get(verseId) ?? 0) + 1)
+      }
+      const topVerses = [...serves]
+        .map(([verseId, count]) => ({ verseId, serves: count }))
+        .sort((a, b) => b.serves - a.serves || a.verseId - b.verseId)
+        .slice(0, limit)
+      return { byClient: Object.fromEntries(byClient), topVerses }
     })
   }
 

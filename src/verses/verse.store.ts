@@ -30,6 +30,9 @@ export function verseId(book: number, chapter: number, verse: number): number {
 export class VerseStore {
   private readonly byId: ReadonlyMap<number, VerseRecord>
   private readonly counts: ReadonlyMap<number, readonly number[]>
+  /** Every verse in canonical order, and each verse's index in it, for ranges. */
+  private readonly ordered: readonly VerseRecord[]
+  private readonly positions: ReadonlyMap<number, number>
 
   /** @param verses every verse, in any order. */
   constructor(verses: Iterable<VerseRecord>) {
@@ -43,6 +46,8 @@ export class VerseStore {
     }
     this.byId = byId
     this.counts = counts
+    this.ordered = [...byId.values()]
+    this.positions = new Map(this.ordered.map((v, index) => [v.id, index]))
   }
 
   /** Number of verses held. */
@@ -58,6 +63,26 @@ export class VerseStore {
   /** The verse with this id. */
   byVerseId(id: number): VerseRecord | undefined {
     return this.byId.get(id)
+  }
+
+  /** How many verses lie from `startId` to `endId`, both included (0 when either is unknown or the range is reversed). */
+  countBetween(startId: number, endId: number): number {
+    const from = this.positions.get(startId)
+    const to = this.positions.get(endId)
+    return from === undefined || to === undefined || to < from ? 0 : to - from + 1
+  }
+
+  /** The id of the verse after this one in canonical order, if any. */
+  next(id: number): number | undefined {
+    const at = this.positions.get(id)
+    return at === undefined ? undefined : this.ordered[at + 1]?.id
+  }
+
+  /** The verses from `startId` to `endId`, both included, in canonical order. */
+  between(startId: number, endId: number): readonly VerseRecord[] {
+    const from = this.positions.get(startId)
+    const to = this.positions.get(endId)
+    return from === undefined || to === undefined || to < from ? [] : this.ordered.slice(from, to + 1)
   }
 
   /** The verse count of each chapter of a book (index 0 is chapter 1). */

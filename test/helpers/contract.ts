@@ -103,7 +103,8 @@ export function contractViolations(response: ObservedResponse): string[] {
   if (media === undefined) {
     return [...problems, `${label} ${status}: content type ${String(mediaType)} is not one of ${Object.keys(content).join(', ')}`]
   }
-  if (media.schema === undefined) return problems
+  // A HEAD response has the GET's headers and never a body (RFC 9110 9.3.2).
+  if (media.schema === undefined || response.method.toUpperCase() === 'HEAD') return problems
   let body: unknown = response.body
   if (mediaType === 'application/json' || mediaType?.endsWith('+json') === true) {
     try {

@@ -1,0 +1,144 @@
+/**
+ * HTTP routes of the MCP endpoint (`POST /mcp`, `POST /api/v1/mcp` and their preflights):
+ * the Origin rule, the API key and the quota check in front of the SDK's Streamable HTTP
+ * transport, stateless (a fresh server and transport per request) and answering JSON.
+ *
+ * The transport runs in JSON-response mode, so the whole answer exists before any byte is
+ * sent: a call that finds the quota exhausted (a concurrent request took the last query
+ * after the check below) still turns into a 429 with nothing served and nothing counted.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
+import { isJSONRPCRequest } from '@modelcontextprotocol/sdk/types.js'
+import { routes } from '../../generated/route-schemas.js'
+import type { Config } from '../config.js'
+import { AppError } from '../errors.js'
+import { apiKeyHook } from '../keys/api-key.auth.js'
+import type { KeyVerifier } from '../keys/key-verifier.js'
+import { quotaExceeded, rateLimitHeadersHook, setHeaders } from '../quotas/quota.http.js'
+import type { QuotaService } from '../quotas/quota.service.js'
+import { ClientMemory } from './mcp.attribution.js'
+import { allowedOrigins, mcpPreflightHeaders, originHook } from './mcp.origin.js'
+import { createMcpServer, type McpCallContext } from './mcp.server.js'
+import { McpToolsService, type McpToolsDeps } from './mcp.service.js'
+
+/** What the MCP routes need: the services the tools read, the key and quota rules, configuration. */
+export interface McpRouteDeps extends Omit<McpToolsDeps, 'citation'> {
+  readonly keys: KeyVerifier
+  readonly quotas: QuotaService
+  readonly config: Pick<Config, 'publicBaseUrl' | 'mcpAllowedOrigins' | 'attributionSource' | 'attributionLicense'>
+}
+
+/** The body of a request whose JSON did not parse (answered with a JSON-RPC parse error). */
+const MALFORMED = Symbol('malformed JSON')
+
+/** Request headers the transport reads; credentials stay out of its reach. */
+const FORWARDED_HEADERS = ['accept', 'content-type', 'mcp-protocol-version', 'mcp-session-id', 'user-agent'] as const
+
+/** Registers the MCP endpoint at both paths. */
+export function registerMcpRoutes(app: FastifyInstance, deps: McpRouteDeps): void {
+  const { quotas, config } = deps
+  const tools = new McpToolsService({
+    verses: deps.verses,
+    passages: deps.passages,
+    narratives: deps.narratives,
+    search: deps.search,
+    citation: { source: config.attributionSource, license: config.attributionLicense },
+  })
+  if (!app.hasRequestDecorator('apiKey')) app.decorateRequest('apiKey', undefined)
+  const origin = originHook(allowedOrigins(config.publicBaseUrl, config.mcpAllowedOrigins))
+  const authenticate = apiKeyHook(deps.keys)
+  const rateLimitHeaders = rateLimitHeadersHook(quotas)
+  const base = new URL(config.publicBaseUrl).origin
+  const clients = new ClientMemory()
+
+  async function handler(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+    const key = request.apiKey
+    if (key === undefined) throw new Error('onRequest did not authenticate')
+    const body = request.body
+    if (body === undefined) throw new AppError('unsupported_media_type', 'Send one JSON-RPC message as application/json.')
+    if (body === MALFORMED) return jsonRpcError(reply, -32700, 'Parse error: the body is not valid JSON (or it uses __proto__ or constructor.prototype keys).')
+    // Batches left MCP with revision 2025-06-18, and one message per request keeps the quota
+    // answer (one 429 or one result) exact.
+    if (Array.isArray(body)) return jsonRpcError(reply, -32600, 'Invalid Request: send one JSON-RPC message per request (batches are not supported).')
+    if (isCountedCall(body, tools)) {
+      const state = await quotas.state(key)
+      if (state.remaining === 0) throw quotaExceeded(quotas, state)
+    }
+    const userAgent = request.headers['user-agent']
+    if (isJSONRPCRequest(body)) clients.remember(key.id, userAgent, body.method, body.params)
+    const rememberedClient = clients.recall(key.id, userAgent)
+    const { message, sentArguments } = withObjectArguments(body)
+    const context: McpCallContext = { key, userAgent, ...(rememberedClient === undefined ? {} : { rememberedClient }), ...sentArguments }
+    const server = createMcpServer({ tools, quotas, logger: request.log }, context)
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
+    try {
+      await server.connect(transport)
+      const response = await transport.handleRequest(webRequest(request, base), { parsedBody: message })
+      const text = await response.text()
+      if (context.exhausted !== undefined) throw quotaExceeded(quotas, context.exhausted)
+      if (context.counted !== undefined) setHeaders(reply, quotas.headers(context.counted))
+      reply.code(response.status)
+      const type = response.headers.get('content-type')
+      if (type !== null) reply.type(type)
+      return reply.send(text === '' ? undefined : text)
+    } finally {
+      // Closes the transport too; everything it had to answer is in `response` by now.
+      await server.close()
+    }
+  }
+
+  app.register(async (scope) => {
+    // Fastify's JSON parsing (prototype-poisoning keys refused), but a body it refuses gets a
+    // JSON-RPC parse error, which MCP clients understand, rather than a problem document.
+    const parseJson = scope.getDefaultJsonParser('error', 'error')
+    scope.removeContentTypeParser('application/json')
+    scope.addContentTypeParser('application/json', { parseAs: 'string' }, (request, text, done) => {
+      parseJson(request, text as string, (error, value) => done(null, error instanceof Error ? MALFORMED : value))
+    })
+    for (const route of [routes.postMcp, routes.postMcpV1]) {
+      scope.route({ method: route.method, url: route.url, onRequest: [origin, authenticate], onSend: rateLimitHeaders, handler })
+    }
+    const preflight = mcpPreflightHeaders()
+    for (const route of [routes.preflightMcp, routes.preflightMcpV1]) {
+      scope.route({ method: route.method, url: route.url, onRequest: origin, handler: (_request, reply) => reply.code(204).headers(preflight).send() })
+    }
+  })
+}
+
+/**
+ * Whether a message is a `tools/call` that counts if it succeeds: a scripture tool with
+ * arguments that pass its schema (bad arguments give a tool error, never a 429).
+ */
+function isCountedCall(message: unknown, tools: McpToolsService): boolean {
+  if (!isJSONRPCRequest(message) || message.method !== 'tools/call') return false
+  const name = message.params?.name
+  if (typeof name !== 'string' || !tools.has(name) || !tools.counts(name)) return false
+  return tools.invalidArguments(name, message.params?.arguments ?? {}) === undefined
+}
+
+/**
+ * A `tools/call` whose `arguments` are not an object, with `{}` in their place and the
+ * original set aside (see McpCallContext.sentArguments); any other message as it is.
+ */
+function withObjectArguments(message: unknown): { message: unknown; sentArguments?: { sentArguments: unknown } } {
+  if (!isJSONRPCRequest(message) || message.method !== 'tools/call' || message.params === undefined) return { message }
+  const sent = message.params.arguments
+  if (sent === undefined || (typeof sent === 'object' && sent !== null && !Array.isArray(sent))) return { message }
+  return { message: { ...message, params: { ...message.params, arguments: {} } }, sentArguments: { sentArguments: sent } }
+}
+
+/** A JSON-RPC error answer of the endpoint itself (before the transport is involved). */
+function jsonRpcError(reply: FastifyReply, code: number, message: string): FastifyReply {
+  return reply.code(400).type('application/json').send(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } }))
+}
+
+/** The web-standard request the transport reads; the body is passed to it already parsed. */
+function webRequest(request: FastifyRequest, base: string): Request {
+  const headers = new Headers()
+  for (const name of FORWARDED_HEADERS) {
+    const value = request.headers[name]
+    if (typeof value === 'string') headers.set(name, value)
+  }
+  return new Request(new URL(request.url, base), { method: 'POST', headers })
+}

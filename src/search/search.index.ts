@@ -1,0 +1,216 @@
+/**
+ * The in-memory inverted index of every verse: for each searched text (the KJV and the two
+ * simplified styles), the verses that contain each stem with its frequency, the length
+ * norms BM25 needs, and the word sequence of each verse for phrase matching.
+ *
+ * Documents are verses numbered 0..n-1 in canonical order, so postings are sorted and one
+ * book is one contiguous range of documents.
+ */
+import type { components } from '../../generated/api-types.js'
+import { stem } from './stemmer.js'
+import { formsOf, rawWords } from './tokenizer.js'
+
+/** A searched text: the KJV or one simplified style. */
+export type SearchField = components['schemas']['SearchField']
+
+/** The order snippets are given in. */
+export const FIELDS: readonly SearchField[] = ['kjv', 'faithful', 'casual']
+
+/** BM25 parameters (the usual ones). */
+export const K1 = 1.2
+const B = 0.75
+
+/** One verse with its texts, as the index is built from. */
+export interface IndexedVerse {
+  readonly id: number
+  readonly book: number
+  readonly texts: Readonly<Record<SearchField, string | null>>
+}
+
+/** The documents that contain a stem, ascending, with how often each contains it. */
+export interface Postings {
+  readonly docs: Int32Array
+  readonly tfs: Uint16Array
+}
+
+/** The index of one text (field) of every verse. */
+export class FieldIndex {
+  constructor(
+    /** Postings by stem id; undefined where no verse's text has the stem. */
+    private readonly postings: ReadonlyArray<Postings | undefined>,
+    /** K1 * (1 - B + B * length / average length) of each document: the BM25 length norm. */
+    readonly norms: Float32Array,
+    /** How many documents have this text. */
+    readonly docCount: number,
+    /** The surface ids of every word, document after document. */
+    private readonly words: Int32Array,
+    /** Where each document's words start in `words` (one more entry than documents). */
+    private readonly wordStart: Uint32Array,
+  ) {}
+
+  /** The postings of a stem, if any document has it. */
+  postingsOf(stemId: number): Postings | undefined {
+    return this.postings[stemId]
+  }
+
+  /** The BM25 inverse document frequency of a stem with these postings. */
+  idf(postings: Postings): number {
+    const df = postings.docs.length
+    return Math.log(1 + (this.docCount - df + 0.5) / (df + 0.5))
+  }
+
+  /** Whether the document's text holds these words next to each other, in this order. */
+  hasSequence(doc: number, surfaceIds: readonly number[]): boolean {
+    const first = surfaceIds[0]
+    const last = (this.wordStart[doc + 1] ?? 0) - surfaceIds.length
+    for (let i = this.wordStart[doc] ?? 0; i <= last; i++) {
+      if (this.words[i] !== first) continue
+      let j = 1
+      while (j < surfaceIds.length && this.words[i + j] === surfaceIds[j]) j++
+      if (j === surfaceIds.length) return true
+    }
+    return false
+  }
+}
+
+/** The whole index. Immutable once built. */
+export class SearchIndex {
+  constructor(
+    private readonly verseIds: Int32Array,
+    private readonly books: ReadonlyMap<number, readonly [number, number]>,
+    private readonly stemIds: ReadonlyMap<string, number>,
+    private readonly baseStems: ReadonlyMap<string, number>,
+    private readonly surfaceIds: ReadonlyMap<string, number>,
+    private readonly fields: Readonly<Record<SearchField, FieldIndex>>,
+  ) {}
+
+  /** Number of documents (verses). */
+  get size(): number {
+    return this.verseIds.length
+  }
+
+  /** The verse id of a document. */
+  verseIdAt(doc: number): number {
+    const id = this.verseIds[doc]
+    if (id === undefined) throw new Error(`no document ${doc}`)
+    return id
+  }
+
+  /** The documents of a book, as [first, last + 1); all documents without a book. */
+  range(book?: number): readonly [number, number] {
+    if (book === undefined) return [0, this.size]
+    return this.books.get(book) ?? [0, 0]
+  }
+
+  /** The index of one field. */
+  field(name: SearchField): FieldIndex {
+    return this.fields[name]
+  }
+
+  /** The id of a stem, if any text has it. */
+  stemId(value: string): number | undefined {
+    return this.stemIds.get(value)
+  }
+
+  /** The stem id of an indexed word (Token.base), without stemming it again. */
+  stemIdOfBase(base: string): number | undefined {
+    return this.baseStems.get(base)
+  }
+
+  /** The id of a normalized word (Token.surface), if any text has it. */
+  surfaceId(surface: string): number | undefined {
+    return this.surfaceIds.get(surface)
+  }
+}
+
+/** Accumulates one field. */
+class FieldBuilder {
+  private readonly postingDocs: number[][] = []
+  private readonly postingTfs: number[][] = []
+  private readonly lengths: number[] = []
+  private readonly words: number[] = []
+  private readonly wordStart: number[] = [0]
+
+  /** Adds the next document's words as [surfaceId, stemId] pairs, flattened (empty: no such text). */
+  add(doc: number, pairs: readonly number[]): void {
+    this.lengths.push(pairs.length / 2)
+    for (let i = 0; i < pairs.length; i += 2) {
+      const stemId = pairs[i + 1] as number
+      this.words.push(pairs[i] as number)
+      // Documents arrive in order, so this document's posting, if any, is the last one.
+      const docs = (this.postingDocs[stemId] ??= [])
+      const tfs = (this.postingTfs[stemId] ??= [])
+      if (docs[docs.length - 1] === doc) tfs[tfs.length - 1] = Math.min(0xffff, (tfs[tfs.length - 1] as number) + 1)
+      else {
+        docs.push(doc)
+        tfs.push(1)
+      }
+    }
+    this.wordStart.push(this.words.length)
+  }
+
+  finish(): FieldIndex {
+    const present = this.lengths.filter((n) => n > 0)
+    const average = present.reduce((sum, n) => sum + n, 0) / Math.max(1, present.length)
+    const norms = Float32Array.from(this.lengths, (n) => K1 * (1 - B + (B * n) / Math.max(1, average)))
+    const postings = Array.from(this.postingDocs, (docs, stemId): Postings | undefined =>
+      docs === undefined ? undefined : { docs: Int32Array.from(docs), tfs: Uint16Array.from(this.postingTfs[stemId] ?? []) },
+    )
+    return new FieldIndex(postings, norms, present.length, Int32Array.from(this.words), Uint32Array.from(this.wordStart))
+  }
+}
+
+/** How many verses are indexed between two yields to the event loop (a few milliseconds of work). */
+const CHUNK = 100
+
+/**
+ * Builds the index from every verse in canonical order, yielding to the event loop between
+ * chunks so that a server keeps answering while it builds.
+ * @param pause awaited between chunks, e.g. `() => new Promise((r) => setImmediate(r))`.
+ */
+export async function buildSearchIndex(verses: Iterable<IndexedVerse>, pause: () => Promise<void>): Promise<SearchIndex> {
+  const stemIds = new Map<string, number>()
+  const baseStems = new Map<string, number>()
+  const surfaceIds = new Map<string, number>()
+  // Each distinct word as written is normalized and stemmed once: [surfaceId, stemId].
+  const known = new Map<string, readonly [number, number]>()
+  const builders: Record<SearchField, FieldBuilder> = { kjv: new FieldBuilder(), faithful: new FieldBuilder(), casual: new FieldBuilder() }
+  const verseIds: number[] = []
+  const books = new Map<number, [number, number]>()
+  const pairs: number[] = []
+
+  const idsOf = (raw: string): readonly [number, number] => {
+    const { surface, base } = formsOf(raw)
+    let surfaceId = surfaceIds.get(surface)
+    if (surfaceId === undefined) surfaceIds.set(surface, (surfaceId = surfaceIds.size))
+    let stemId = baseStems.get(base)
+    if (stemId === undefined) {
+      const value = stem(base)
+      stemId = stemIds.get(value)
+      if (stemId === undefined) stemIds.set(value, (stemId = stemIds.size))
+      baseStems.set(base, stemId)
+    }
+    const ids = [surfaceId, stemId] as const
+    known.set(raw, ids)
+    return ids
+  }
+
+  for (const verse of verses) {
+    const doc = verseIds.length
+    verseIds.push(verse.id)
+    const range = books.get(verse.book)
+    if (range === undefined) books.set(verse.book, [doc, doc + 1])
+    else range[1] = doc + 1
+    for (const field of FIELDS) {
+      pairs.length = 0
+      for (const raw of rawWords(verse.texts[field] ?? '')) {
+        const [surfaceId, stemId] = known.get(raw) ?? idsOf(raw)
+        pairs.push(surfaceId, stemId)
+      }
+      builders[field].add(doc, pairs)
+    }
+    if ((doc + 1) % CHUNK === 0) await pause()
+  }
+  const fields = { kjv: builders.kjv.finish(), faithful: builders.faithful.finish(), casual: builders.casual.finish() }
+  return new SearchIndex(Int32Array.from(verseIds), books, stemIds, baseStems, surfaceIds, fields)
+}

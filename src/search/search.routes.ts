@@ -1,0 +1,51 @@
+/** HTTP routes of search: a thin adapter over SearchService and the quota rules. */
+import type { FastifyInstance } from 'fastify'
+import type { operations } from '../../generated/api-types.js'
+import { routes } from '../../generated/route-schemas.js'
+import { registerPreflight } from '../http/cors.js'
+import { apiKeyHook } from '../keys/api-key.auth.js'
+import type { KeyVerifier } from '../keys/key-verifier.js'
+import { quotaExceeded, rateLimitHeadersHook, setHeaders } from '../quotas/quota.http.js'
+import type { QuotaService } from '../quotas/quota.service.js'
+import type { SearchService } from './search.service.js'
+
+type SearchQuery = operations['searchVerses']['parameters']['query']
+
+/** What the search routes need. */
+export interface SearchRouteDeps {
+  readonly search: SearchService
+  readonly keys: KeyVerifier
+  readonly quotas: QuotaService
+}
+
+/**
+ * Registers GET/OPTIONS /api/v1/search, and starts building the index once the server
+ * listens (not before: start-up to ready must stay short).
+ */
+export function registerSearchRoutes(app: FastifyInstance, deps: SearchRouteDeps): void {
+  const { search, keys, quotas } = deps
+
+  registerPreflight(app, routes.preflightSearch, ['GET'])
+
+  app.route<{ Querystring: SearchQuery }>({
+    ...routes.searchVerses,
+    onRequest: apiKeyHook(keys),
+    onSend: rateLimitHeadersHook(quotas),
+    async handler(request, reply) {
+      const key = request.apiKey
+      if (key === undefined) throw new Error('onRequest did not authenticate')
+      const { q, style = 'faithful', book, limit = '10', cursor } = request.query
+      // Validation (400) comes before the quota (429); an empty result still counts.
+      const results = await search.search({ q, style, limit: Number(limit), ...(book === undefined ? {} : { book }), ...(cursor === undefined ? {} : { cursor }) })
+      const outcome = await quotas.consume(key, 'search', style)
+      if (!outcome.allowed) throw quotaExceeded(quotas, outcome.state)
+      setHeaders(reply, quotas.headers(outcome.state))
+      return results
+    },
+  })
+
+  app.addHook('onListen', (done) => {
+    search.warm().catch((error: unknown) => app.log.error({ err: error }, 'building the search index failed'))
+    done()
+  })
+}
