@@ -24,6 +24,12 @@ export interface PassageRouteDeps {
 export function registerPassageRoutes(app: FastifyInstance, deps: PassageRouteDeps): void {
   const { passages, keys, quotas } = deps
 
+  // The free-text parser is built once the server listens, so start-up to ready does not wait.
+  app.addHook('onListen', (done) => {
+    passages.warm()
+    done()
+  })
+
   registerPreflight(app, routes.preflightPassage, ['GET'])
   registerPreflight(app, routes.preflightResolve, ['GET'])
 

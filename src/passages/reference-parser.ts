@@ -25,17 +25,30 @@ export interface FoundReference {
   readonly ranges: readonly IdRange[]
 }
 
-/** Finds the references in free text; one parser instance, reused (it is synchronous). */
+/** Finds the references in free text; one parser instance, built once and reused (it is synchronous). */
 export class ReferenceParser {
-  private readonly parser = new bcv_parser(english).set_options({
-    versification_system: 'kjv',
-    // Always `Book.chapter.verse`, so every end point converts to a verse id the same way.
-    osis_compaction_strategy: 'bcv',
-    // "John 3:16, 17" stays two pieces; ranges are merged by the passage rules instead.
-    consecutive_combination_strategy: 'separate',
-    // "Genesis" alone means the whole book (and so is too long for a passage, but resolves).
-    book_alone_strategy: 'full',
-  })
+  private parser: bcv_parser | undefined
+
+  /**
+   * Builds the parser now rather than on the first reference (it compiles large patterns,
+   * tens of milliseconds); the server calls it once it listens, so start-up does not wait.
+   */
+  warm(): void {
+    this.find('John 3:16')
+  }
+
+  private instance(): bcv_parser {
+    this.parser ??= new bcv_parser(english).set_options({
+      versification_system: 'kjv',
+      // Always `Book.chapter.verse`, so every end point converts to a verse id the same way.
+      osis_compaction_strategy: 'bcv',
+      // "John 3:16, 17" stays two pieces; ranges are merged by the passage rules instead.
+      consecutive_combination_strategy: 'separate',
+      // "Genesis" alone means the whole book (and so is too long for a passage, but resolves).
+      book_alone_strategy: 'full',
+    })
+    return this.parser
+  }
 
   /**
    * Every reference in `text`, in order of appearance. References the parser cannot place in
@@ -43,9 +56,10 @@ export class ReferenceParser {
    * @example new ReferenceParser().find('Read Jn 3:16') // [{ text: 'Jn 3:16', ranges: [{ start: 43003016, end: 43003016 }] }]
    */
   find(text: string): FoundReference[] {
-    this.parser.parse(text)
+    const parser = this.instance()
+    parser.parse(text)
     const found: Array<{ start: number; end: number; ranges: IdRange[] }> = []
-    for (const sequence of this.parser.parsed_entities()) {
+    for (const sequence of parser.parsed_entities()) {
       // The parser joins "Jn 3:16 and Romans 8:28, 31-39" into one sequence; a piece that
       // names its own book starts a new reference, the rest ("31-39") continue the last one.
       sequence.entities.forEach((piece: Piece, index: number) => {
