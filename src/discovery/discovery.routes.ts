@@ -10,6 +10,7 @@ import type { FastifyInstance } from 'fastify'
 import { routes } from '../../generated/route-schemas.js'
 import { etagOf, ifNoneMatchMatches } from '../http/etag.js'
 import { projectPath } from '../infra/paths.js'
+import { SERVER_VERSION } from '../meta/version.js'
 import { buildAiPluginManifest } from './ai-plugin.js'
 import { apiCatalogLinkHeader, buildApiCatalog } from './api-catalog.js'
 import { createDiscoveryContext, type DiscoverySettings, type DiscoveryTool } from './discovery.context.js'
@@ -60,13 +61,12 @@ function serve(app: FastifyInstance, route: { readonly method: string; readonly 
 
 /**
  * Registers every discovery route. The contract is read from `generated/openapi.json` (the
- * document served at /api/v1/openapi.json) and the version from package.json.
+ * document served at /api/v1/openapi.json) and the server's version.
  * @example registerDiscoveryRoutes(app, { settings, tools: MCP_TOOLS })
  */
 export function registerDiscoveryRoutes(app: FastifyInstance, deps: DiscoveryDeps): void {
   const document = JSON.parse(readFileSync(projectPath('generated', 'openapi.json'), 'utf8')) as OpenApiDocument
-  const { version } = JSON.parse(readFileSync(projectPath('package.json'), 'utf8')) as { version: string }
-  const context = createDiscoveryContext({ settings: deps.settings, document, tools: deps.tools, version, protocolVersion: LATEST_PROTOCOL_VERSION })
+  const context = createDiscoveryContext({ settings: deps.settings, document, tools: deps.tools, version: SERVER_VERSION, protocolVersion: LATEST_PROTOCOL_VERSION })
 
   const text = 'text/plain; charset=utf-8'
   const json = 'application/json; charset=utf-8'

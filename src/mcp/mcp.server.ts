@@ -3,14 +3,13 @@
  * `Server` with `tools/list` answered from MCP_TOOLS and `tools/call` run by
  * McpToolsService, counting each call that returns scripture as one query.
  */
-import { readFileSync } from 'node:fs'
 import type { FastifyBaseLogger } from 'fastify'
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv'
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js'
 import { AppError } from '../errors.js'
-import { projectPath } from '../infra/paths.js'
 import type { KeyRecord } from '../keys/keys.repository.js'
+import { SERVER_VERSION } from '../meta/version.js'
 import type { QuotaService, QuotaState } from '../quotas/quota.service.js'
 import { clientOf } from './mcp.attribution.js'
 import type { McpToolsService } from './mcp.service.js'
@@ -20,7 +19,7 @@ import { MCP_TOOLS } from './mcp.tools.js'
 export const MCP_SERVER_INFO = Object.freeze({
   name: 'plainverse',
   title: 'Plainverse',
-  version: (JSON.parse(readFileSync(projectPath('package.json'), 'utf8')) as { version: string }).version,
+  version: SERVER_VERSION,
 })
 
 const INSTRUCTIONS =
