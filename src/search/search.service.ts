@@ -35,7 +35,7 @@ export interface SearchServiceDeps {
   readonly verses: VerseStore
   readonly content: ContentStore
   /** Shapes verses; hits take their attribution from it, so both always agree. */
-  readonly resources: Pick<VersesService, 'toResource'>
+  readonly resources: Pick<VersesService, 'attribution'>
   readonly logger?: Pick<FastifyBaseLogger, 'info'>
 }
 
@@ -141,7 +141,7 @@ export class SearchService {
       score: Math.round(score * 10_000) / 10_000,
       kjv_text: verse.text,
       snippets,
-      attribution: this.deps.resources.toResource(verse, 'faithful').attribution,
+      attribution: this.deps.resources.attribution(verse),
     }
   }
 

@@ -55,7 +55,6 @@ export class VersesService {
     if (book === undefined) throw new Error(`verse ${verse.id} has no book`)
     const faithful = this.deps.content.get(verse.id, 'faithful')
     const casual = this.deps.content.get(verse.id, 'casual')
-    const { publicBaseUrl, attributionSource, attributionLicense } = this.deps.config
     return {
       reference: verseReference(book, verse.chapter, verse.verse),
       slug: verseSlug(book, verse.chapter, verse.verse),
@@ -63,13 +62,17 @@ export class VersesService {
       ...(style === 'casual' ? {} : { faithful: faithfulView(faithful) }),
       ...(style === 'faithful' ? {} : { casual: casualView(casual) }),
       available_styles: { faithful: hasText(faithful), casual: hasText(casual) },
-      attribution: {
-        source: attributionSource,
-        url: `${publicBaseUrl}/${book.slug}/${verse.chapter}/${verse.verse}`,
-        license: attributionLicense,
-      },
+      attribution: this.attribution(verse),
       ...narrativeOf(this.deps.narratives.ofVerse(verse.id)),
     }
+  }
+
+  /** Who to credit for a verse and where its public page is (the resource's `attribution`). */
+  attribution(verse: VerseRecord): VerseResource['attribution'] {
+    const book = bookAt(verse.book)
+    if (book === undefined) throw new Error(`verse ${verse.id} has no book`)
+    const { publicBaseUrl, attributionSource, attributionLicense } = this.deps.config
+    return { source: attributionSource, url: `${publicBaseUrl}/${book.slug}/${verse.chapter}/${verse.verse}`, license: attributionLicense }
   }
 
   /** The 66 books in canonical order with their versification. */
