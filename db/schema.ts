@@ -104,6 +104,10 @@ export interface UsageJournalStateTable {
   journal_id: string
   applied_seq: ColumnType<string, number, number>
   updated_at: ColumnType<Date, Date | undefined, Date>
+  /** Completed flushes of the instance (bigint: PostgreSQL returns it as a string). */
+  flushes: ColumnType<string, number | undefined, number>
+  /** When the instance last completed a flush, even one with nothing to add. */
+  heartbeat_at: ColumnType<Date, Date | undefined, Date>
 }
 
 /** The whole schema. */

@@ -1139,7 +1139,7 @@ export interface components {
          * @description Stable machine-readable error codes.
          * @enum {string}
          */
-        ErrorCode: "invalid_parameter" | "missing_credentials" | "invalid_token" | "invalid_api_key" | "domain_not_allowed" | "verse_not_found" | "book_not_found" | "narrative_not_found" | "passage_not_found" | "passage_too_long" | "origin_not_allowed" | "key_not_found" | "not_found" | "method_not_allowed" | "key_limit_reached" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "internal_error" | "not_ready" | "sign_in_not_configured";
+        ErrorCode: "invalid_parameter" | "missing_credentials" | "invalid_token" | "invalid_api_key" | "domain_not_allowed" | "verse_not_found" | "book_not_found" | "narrative_not_found" | "passage_not_found" | "passage_too_long" | "origin_not_allowed" | "key_not_found" | "not_found" | "method_not_allowed" | "key_limit_reached" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "internal_error" | "not_ready" | "sign_in_not_configured" | "database_unavailable" | "quota_backend_unavailable";
         Health: {
             /** @enum {string} */
             status: "ok";
@@ -1229,9 +1229,10 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description No identity provider is configured on this server (code `sign_in_not_configured`). */
-        SignInNotConfigured: {
+        /** @description Something this request needs is unavailable for now: the database (code `database_unavailable`) or the quota counter (`quota_backend_unavailable`: Redis is down, or a lost counter is being rebuilt), both with `Retry-After`; nothing was served or counted. For key management and account usage, also: no identity provider is configured on this server (`sign_in_not_configured`). */
+        ServiceUnavailable: {
             headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
             };
             content: {
@@ -1323,7 +1324,7 @@ export interface components {
         XRateLimitRemaining: number;
         /** @description When the quota resets, in epoch seconds (older convention). */
         XRateLimitReset: number;
-        /** @description Seconds until the quota resets (the next month, UTC). */
+        /** @description Seconds to wait before retrying: on a 429 for the monthly quota, until the quota resets (the next month, UTC); on a 503, a short wait for the backend to come back. */
         RetryAfter: number;
         /** @description The authentication scheme to use. */
         WWWAuthenticate: string;
@@ -1377,6 +1378,7 @@ export interface operations {
             404: components["responses"]["VerseNotFound"];
             429: components["responses"]["QuotaExceeded"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     preflightVerse: {
@@ -1424,6 +1426,7 @@ export interface operations {
             401: components["responses"]["MissingCredentials"];
             403: components["responses"]["KeyForbidden"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     preflightNarratives: {
@@ -1480,6 +1483,7 @@ export interface operations {
             };
             429: components["responses"]["QuotaExceeded"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     preflightNarrative: {
@@ -1521,6 +1525,7 @@ export interface operations {
             401: components["responses"]["MissingCredentials"];
             403: components["responses"]["KeyForbidden"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     preflightResolve: {
@@ -1586,6 +1591,7 @@ export interface operations {
             };
             429: components["responses"]["QuotaExceeded"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     preflightPassage: {
@@ -1642,6 +1648,7 @@ export interface operations {
             403: components["responses"]["KeyForbidden"];
             429: components["responses"]["QuotaExceeded"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     preflightSearch: {
@@ -1676,7 +1683,7 @@ export interface operations {
             };
             401: components["responses"]["InvalidToken"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["SignInNotConfigured"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createKey: {
@@ -1715,7 +1722,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["SignInNotConfigured"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     preflightKeys: {
@@ -1759,7 +1766,7 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalError"];
-            503: components["responses"]["SignInNotConfigured"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     preflightKey: {
@@ -1797,7 +1804,7 @@ export interface operations {
             401: components["responses"]["MissingCredentials"];
             403: components["responses"]["KeyForbidden"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["SignInNotConfigured"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     preflightUsage: {
@@ -2033,6 +2040,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["QuotaExceeded"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     preflightMcp: {
@@ -2114,6 +2122,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["QuotaExceeded"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     preflightMcpV1: {

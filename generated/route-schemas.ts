@@ -5551,7 +5551,9 @@ export const componentSchemas = {
           "quota_exceeded",
           "internal_error",
           "not_ready",
-          "sign_in_not_configured"
+          "sign_in_not_configured",
+          "database_unavailable",
+          "quota_backend_unavailable"
         ]
       },
       "instance": {
@@ -5604,7 +5606,9 @@ export const componentSchemas = {
       "quota_exceeded",
       "internal_error",
       "not_ready",
-      "sign_in_not_configured"
+      "sign_in_not_configured",
+      "database_unavailable",
+      "quota_backend_unavailable"
     ]
   },
   "Health": {

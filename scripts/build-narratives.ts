@@ -370,6 +370,11 @@ interface Decisions {
   boundary_moves: BoundaryMove[]
   splits: SplitDecision[]
   titles: Record<string, string>
+  /**
+   * Slugs published before their title was reworded (a spelling fix, say), by unit key:
+   * a published slug never changes, so these units keep it.
+   */
+  published_slugs: Record<string, string>
   link_reviews: LinkReview[]
   link_additions: LinkAddition[]
 }
@@ -412,12 +417,17 @@ function onlyKeys(o: Json, keys: readonly string[], ctx: string): void {
 
 function parseDecisions(text: string): Decisions {
   const root = asObject(JSON.parse(text), 'decisions')
-  onlyKeys(root, ['$comment', 'boundary_review', 'boundary_moves', 'splits', 'titles', 'link_reviews', 'link_additions'], 'decisions')
+  onlyKeys(root, ['$comment', 'boundary_review', 'boundary_moves', 'splits', 'titles', 'published_slugs', 'link_reviews', 'link_additions'], 'decisions')
   const titlesObj = asObject(root['titles'], 'decisions.titles')
   const titles: Record<string, string> = {}
   for (const [k, v] of Object.entries(titlesObj)) {
     if (typeof v !== 'string' || v.trim() !== v || v === '') throw new Error(`decisions.titles["${k}"]: bad title`)
     titles[k] = v
+  }
+  const published_slugs: Record<string, string> = {}
+  for (const [k, v] of Object.entries(asObject(root['published_slugs'] ?? {}, 'decisions.published_slugs'))) {
+    if (typeof v !== 'string' || !SLUG_PATTERN.test(v)) throw new Error(`decisions.published_slugs["${k}"]: bad slug`)
+    published_slugs[k] = v
   }
   return {
     boundary_review: getList(root, 'boundary_review', 'decisions').map((o, i) => {
@@ -436,6 +446,7 @@ function parseDecisions(text: string): Decisions {
       return { gospel: getGospel(o, 'gospel', ctx), at: getString(o, 'at', ctx), reason: getString(o, 'reason', ctx) }
     }),
     titles,
+    published_slugs,
     link_reviews: getList(root, 'link_reviews', 'decisions').map((o, i) => {
       const ctx = `link_reviews[${i}]`
       onlyKeys(o, ['a', 'b', 'keep', 'reason'], ctx)
@@ -628,7 +639,7 @@ export function buildNarratives(referenceDir: string, decisionsText: string): Bu
     if (title === undefined) throw new Error(`titles: no title for ${u.key}`)
     titleKeys.delete(u.key)
     if (bsbTitles.has(titleWords(title))) throw new Error(`titles: "${title}" (${u.key}) repeats a BSB heading`)
-    const slug = `${u.gospel}-${slugify(title)}`
+    const slug = decisions.published_slugs[u.key] ?? `${u.gospel}-${slugify(title)}`
     if (!SLUG_PATTERN.test(slug)) throw new Error(`slug ${slug} does not match the slug pattern`)
     if (slugs.has(slug)) throw new Error(`slug ${slug} is used twice`)
     slugs.add(slug)

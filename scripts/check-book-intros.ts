@@ -6,12 +6,19 @@
  *
  * Verifies that the file has exactly 66 lines of valid JSON, one per book in
  * canonical order, that every field is a non-empty string of the right
- * length, and that no field contains line breaks, markup characters or URLs.
+ * length in plain text (src/text/plain-text.ts: no line breaks, markup or
+ * URLs), and that every prose field (all but `book`) passes the editorial
+ * gates of db/content/EDITORIAL.md that apply to it (src/text/editorial.ts):
+ * balanced straight quotes, a capital first letter, final punctuation and
+ * American spelling (a quotation of the KJV keeps its own spelling).
  * Prints every problem with its line number and exits 1 if there are any.
  */
 import { readFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import { fieldGateIssues, type FieldGate } from '../src/text/editorial.js'
+import { formatIssue } from '../src/text/issues.js'
+import { countWords, plainTextIssues } from '../src/text/plain-text.js'
 
 /** Book slugs of the KJV in canonical order, Genesis to Revelation. */
 export const BOOK_SLUGS: readonly string[] = [
@@ -39,10 +46,11 @@ export const MIN_INTRO_WORDS = 80
 /** Most words allowed in an introduction. */
 export const MAX_INTRO_WORDS = 200
 
-/** Markup characters and sequences that must not appear in any field. */
-export const MARKUP: readonly string[] = ['<', '>', '*', '#', '_', '`', '[', '](']
-
-const URL_PATTERN = /\bhttps?:\/\/|\bwww\.|\b[a-z0-9-]+\.(?:com|org|net|edu|io)\b/i
+/**
+ * The editorial gates of the prose fields. Not the archaic gate: an introduction may
+ * name and quote the KJV's words as it describes the book.
+ */
+export const INTRO_GATES: readonly FieldGate[] = ['quotes_balanced', 'first_letter', 'final_punctuation', 'american_spelling']
 
 /** One problem found in the file. */
 export interface Problem {
@@ -53,31 +61,17 @@ export interface Problem {
 }
 
 /**
- * Counts the words in a text: runs of non-whitespace characters.
- *
- * @param text - the text to count
- * @returns the number of words
- */
-export function countWords(text: string): number {
-  const trimmed = text.trim()
-  return trimmed === '' ? 0 : trimmed.split(/\s+/).length
-}
-
-/**
- * Checks the text of one field for line breaks, markup and URLs.
+ * Checks the text of one field: plain text, and for a prose field the editorial gates.
  *
  * @param name - the field name, used in messages
  * @param value - the field's text
  * @returns a message for each problem found
  */
 export function checkText(name: string, value: string): string[] {
-  const messages: string[] = []
-  if (/[\r\n\u2028\u2029]/.test(value)) messages.push(`${name}: contains a line break`)
-  for (const mark of MARKUP) {
-    if (value.includes(mark)) messages.push(`${name}: contains markup ${JSON.stringify(mark)}`)
-  }
-  if (URL_PATTERN.test(value)) messages.push(`${name}: contains a URL`)
-  return messages
+  // The introductions are served as written, untrimmed: a line break at either end counts.
+  const issues = plainTextIssues(name, value)
+  if (name !== 'book') issues.push(...fieldGateIssues(name, value.trim(), { gates: INTRO_GATES, quotationsExempt: true }))
+  return issues.map(formatIssue)
 }
 
 /**

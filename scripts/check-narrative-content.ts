@@ -5,12 +5,14 @@
  * Usage: npx tsx scripts/check-narrative-content.ts [content-file] [narratives-file]
  *
  * Each line is one JSON object:
- * `{"narrative", "style", "summary", "bottom_line", "provenance"}`. Every narrative that
- * has content has exactly two lines, "faithful" then "casual", and the narratives follow
- * the table's canonical order. A summary has 2 to 4 sentences; a bottom line is one
- * sentence of at most 30 words. Faithful texts must contain no archaic forms (as defined by
- * `findArchaicForms`, plus "behold" and "verily"). No text may contain markup, URLs or line
- * breaks. At least {@link MIN_NARRATIVES} narratives must be covered.
+ * `{"narrative", "style", "summary", "bottom_line", "provenance"}`. Its texts are judged by
+ * the gate the seed, imports and generation apply (`narrativeContentIssues` in
+ * src/narratives/narrative-content.ts: plain text, sentence and word counts, and the
+ * editorial gates of db/content/EDITORIAL.md) and its provenance by the same parser
+ * (src/content/provenance.ts). What only the whole file can get wrong is checked here: the
+ * narrative slugs, curated provenance (the seed loads nothing else from this file), exactly
+ * two lines per covered narrative, "faithful" then "casual", narratives in the table's
+ * canonical order, at least {@link MIN_NARRATIVES} narratives covered, a final newline.
  *
  * Prints every problem with its line number and exits 1 if there are any; otherwise
  * prints "N narratives valid".
@@ -18,35 +20,16 @@
 import { readFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { findArchaicForms } from '../src/content/archaic.js'
-
-/** The two styles every covered narrative must have, in the order they are written. */
-export const STYLES = ['faithful', 'casual'] as const
-
-/** One of {@link STYLES}. */
-export type Style = (typeof STYLES)[number]
+import { SHIPPED_PROMPT_PREFIX } from '../src/content/content.store.js'
+import { parseProvenance } from '../src/content/provenance.js'
+import { NARRATIVE_STYLES, narrativeContentIssues } from '../src/narratives/narrative-content.js'
+import { formatIssue } from '../src/text/issues.js'
 
 /** Every field a line must have. */
 export const FIELDS = ['narrative', 'style', 'summary', 'bottom_line', 'provenance'] as const
 
-/** The fields of `provenance`. */
-export const PROVENANCE_FIELDS = ['method', 'model', 'prompt_version'] as const
-
 /** Fewest narratives the file must cover. */
 export const MIN_NARRATIVES = 100
-/** Fewest and most sentences in a summary. */
-export const MIN_SUMMARY_SENTENCES = 2
-export const MAX_SUMMARY_SENTENCES = 4
-/** Most words in a bottom line. */
-export const MAX_BOTTOM_LINE_WORDS = 30
-
-/** Words forbidden in faithful texts beyond those `findArchaicForms` reports. */
-export const EXTRA_FAITHFUL_FORBIDDEN: readonly string[] = ['behold', 'verily']
-
-/** Markup characters and sequences that must not appear in any text. */
-export const MARKUP: readonly string[] = ['<', '>', '*', '#', '_', '`', '[', ']', '](', '{', '}', '|']
-
-const URL_PATTERN = /\bhttps?:\/\/|\bwww\.|\b[a-z0-9-]+\.(?:com|org|net|edu|io)\b/i
 
 /** The part of a narrative table entry this check needs. */
 export interface NarrativeRef {
@@ -69,91 +52,23 @@ interface Entry {
 }
 
 /**
- * Splits a text into sentences: a sentence ends at ".", "!" or "?" (optionally followed by
- * closing quotes or a bracket) that is followed by a space and a capital letter, or at the
- * end of the text.
- *
- * @param text - the text to split
- * @returns the sentences, trimmed, without empty ones
- * @example splitSentences('He came. They saw "him." Then he left.') // 3 sentences
- */
-export function splitSentences(text: string): string[] {
-  return text
-    .trim()
-    .split(/(?<=[.!?]['"’”)]*)\s+(?=['"‘“(]?[A-Z])/u)
-    .map((part) => part.trim())
-    .filter((part) => part !== '')
-}
-
-/**
- * Counts the words in a text: runs of non-whitespace characters.
- *
- * @param text - the text to count
- * @returns the number of words
- */
-export function countWords(text: string): number {
-  const trimmed = text.trim()
-  return trimmed === '' ? 0 : trimmed.split(/\s+/).length
-}
-
-/**
- * Checks a text for line breaks, markup and URLs.
- *
- * @param name - the field name, used in messages
- * @param value - the field's text
- * @returns a message for each problem found
- */
-export function checkPlainText(name: string, value: string): string[] {
-  const messages: string[] = []
-  if (/[\r\n\u2028\u2029]/.test(value)) messages.push(`${name}: contains a line break`)
-  for (const mark of MARKUP) {
-    if (value.includes(mark)) messages.push(`${name}: contains markup ${JSON.stringify(mark)}`)
-  }
-  if (URL_PATTERN.test(value)) messages.push(`${name}: contains a URL`)
-  if (value !== value.trim()) messages.push(`${name}: leading or trailing whitespace`)
-  return messages
-}
-
-/**
- * Lists the archaic or forbidden forms in a faithful text.
- *
- * @param text - the text to check
- * @returns the forms found, in lower case, each once
- */
-export function findForbiddenFaithfulForms(text: string): string[] {
-  const found = findArchaicForms(text)
-  for (const word of text.toLowerCase().match(/\p{L}+/gu) ?? []) {
-    if (EXTRA_FAITHFUL_FORBIDDEN.includes(word) && !found.includes(word)) found.push(word)
-  }
-  return found
-}
-
-/**
- * Checks the provenance object of a line.
+ * Checks the provenance of a line: what every reader of content lines accepts, and shipped
+ * content only (curated, or the team's generated entries with an editorial prompt version:
+ * db/content/EDITORIAL.md), as the seed loads nothing else from this file.
  *
  * @param value - the value of the `provenance` field
  * @returns a message for each problem found
  */
 export function checkProvenance(value: unknown): string[] {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return ['provenance: not an object']
-  }
-  const record = value as Record<string, unknown>
-  const messages: string[] = []
-  for (const key of Object.keys(record)) {
-    if (!(PROVENANCE_FIELDS as readonly string[]).includes(key)) messages.push(`provenance: unexpected field "${key}"`)
-  }
-  if (record['method'] !== 'curated') messages.push('provenance.method: expected "curated"')
-  if (record['model'] !== null) messages.push('provenance.model: expected null for curated content')
-  const version = record['prompt_version']
-  if (typeof version !== 'string' || version.trim() === '' || version.length > 100) {
-    messages.push('provenance.prompt_version: expected a short non-empty string')
-  }
-  return messages
+  const parsed = parseProvenance(value)
+  if (typeof parsed === 'string') return [parsed]
+  if (parsed.method === 'curated' && parsed.model === null) return []
+  if (parsed.method === 'generated' && parsed.model !== null && parsed.promptVersion.startsWith(SHIPPED_PROMPT_PREFIX)) return []
+  return [`provenance: this file holds shipped content only: curated (model null), or generated with an ${SHIPPED_PROMPT_PREFIX}* prompt version; the seed loads nothing else from it`]
 }
 
 /**
- * Checks one parsed line on its own: fields, style, texts and provenance.
+ * Checks one parsed line on its own: fields, narrative slug, style, texts and provenance.
  *
  * @param value - the parsed JSON value of the line
  * @param slugs - the slugs of the narrative table
@@ -171,36 +86,7 @@ export function checkEntry(value: unknown, slugs: ReadonlySet<string>): string[]
   const narrative = record['narrative']
   if (typeof narrative !== 'string') messages.push('narrative: missing or not a string')
   else if (!slugs.has(narrative)) messages.push(`narrative "${narrative}": no such narrative in narratives.json`)
-
-  const style = record['style']
-  if (typeof style !== 'string' || !(STYLES as readonly string[]).includes(style)) {
-    messages.push(`style: expected one of ${STYLES.join(', ')}`)
-  }
-
-  for (const field of ['summary', 'bottom_line'] as const) {
-    const text = record[field]
-    if (typeof text !== 'string' || text.trim() === '') {
-      messages.push(`${field}: missing, empty or not a string`)
-      continue
-    }
-    messages.push(...checkPlainText(field, text))
-    const sentences = splitSentences(text).length
-    if (field === 'summary') {
-      if (sentences < MIN_SUMMARY_SENTENCES || sentences > MAX_SUMMARY_SENTENCES) {
-        messages.push(`summary: ${sentences} sentences, expected ${MIN_SUMMARY_SENTENCES}-${MAX_SUMMARY_SENTENCES}`)
-      }
-    } else {
-      if (sentences !== 1) messages.push(`bottom_line: ${sentences} sentences, expected 1`)
-      const words = countWords(text)
-      if (words > MAX_BOTTOM_LINE_WORDS) messages.push(`bottom_line: ${words} words, expected at most ${MAX_BOTTOM_LINE_WORDS}`)
-    }
-    if (!/[.!?]['"’”)]*$/u.test(text.trim())) messages.push(`${field}: does not end with sentence punctuation`)
-    if (style === 'faithful') {
-      const forms = findForbiddenFaithfulForms(text)
-      if (forms.length > 0) messages.push(`${field}: archaic forms in a faithful text: ${forms.join(', ')}`)
-    }
-  }
-
+  messages.push(...narrativeContentIssues(record['style'], record['summary'], record['bottom_line']).map(formatIssue))
   messages.push(...checkProvenance(record['provenance']))
   return messages
 }
@@ -223,7 +109,7 @@ export function checkPairsAndOrder(entries: readonly Entry[], order: ReadonlyMap
   }
   for (const [narrative, list] of styles) {
     const line = list[0]?.line ?? 0
-    for (const style of STYLES) {
+    for (const style of NARRATIVE_STYLES) {
       const count = list.filter((item) => item.style === style).length
       if (count !== 1) problems.push({ line, message: `narrative "${narrative}": ${count} ${style} lines, expected exactly 1` })
     }

@@ -9,23 +9,27 @@
  *    "provenance":{"method":"curated","model":null,"prompt_version":"curated-1"}}
  * (casual lines have only simplified_text and bottom_line besides slug, style, provenance).
  *
- * Every line is checked against the KJV text of its verse with the shared content rules
- * (src/content/validation.ts), plus what only a file can get wrong: JSON, the slug (a
- * canonical slug of an existing verse), the style, the provenance, and the same verse and
- * style given twice (across all the files named). Each problem is printed as
+ * Every line is checked against the KJV text of its verse with the shared content rules,
+ * the editorial gates of db/content/EDITORIAL.md included (src/content/validation.ts), and
+ * its provenance with the parser the seed and imports use (src/content/provenance.ts), plus
+ * what only a file can get wrong: JSON, the slug (a canonical slug of an existing verse),
+ * the style, and the same verse and style given twice. Across all the files named, no
+ * sentence of a note may appear in more than three verses (src/content/repeated-sentences.ts).
+ * Each problem is printed as
  *   file:line: slug style: field rule: message
  * and the exit code is 1 if there is any, 2 on bad usage; otherwise it prints "N lines valid".
  */
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { gunzipSync } from 'node:zlib'
+import { parseProvenance } from '../src/content/provenance.js'
+import { findRepeatedSentences, repeatedSentenceMessage, type CorpusLine } from '../src/content/repeated-sentences.js'
 import { STYLE_FIELDS, validateContent, type Style } from '../src/content/validation.js'
 import { parseVerseSlug, verseReference, verseSlug } from '../src/verses/slug.js'
 
 const SEED_FILE = join(import.meta.dirname, '..', 'db', 'seed', 'kjv.jsonl.gz')
 /** The keys of a line that are not content fields. */
 const LINE_KEYS = new Set(['slug', 'style', 'provenance'])
-const METHODS = ['curated', 'generated', 'modernized']
 
 interface Problem {
   readonly field: string
@@ -65,29 +69,10 @@ function describe(value: unknown): string {
   return JSON.stringify(value) ?? String(value)
 }
 
-/** Checks the provenance object; its values are free, its shape is not. */
+/** Checks the provenance object with the parser the seed and imports use. */
 function checkProvenance(value: unknown): Problem[] {
-  const field = 'provenance'
-  if (value === undefined) {
-    return [{ field, rule: 'required', message: 'is missing; add {"method":"curated","model":null,"prompt_version":"curated-1"}' }]
-  }
-  if (!isRecord(value)) return [{ field, rule: 'type', message: `must be an object, not ${describe(value)}` }]
-  const problems: Problem[] = []
-  if (typeof value.method !== 'string' || !METHODS.includes(value.method)) {
-    problems.push({ field, rule: 'provenance', message: `method is ${describe(value.method)}; use one of ${METHODS.map((m) => `"${m}"`).join(', ')}` })
-  }
-  if (value.model !== null && (typeof value.model !== 'string' || value.model.trim() === '')) {
-    problems.push({ field, rule: 'provenance', message: `model is ${describe(value.model)}; use null for curated content, or the model name` })
-  }
-  if (typeof value.prompt_version !== 'string' || value.prompt_version.trim() === '') {
-    problems.push({ field, rule: 'provenance', message: `prompt_version is ${describe(value.prompt_version)}; use a non-empty string such as "curated-1"` })
-  }
-  for (const key of Object.keys(value)) {
-    if (!['method', 'model', 'prompt_version'].includes(key)) {
-      problems.push({ field, rule: 'provenance', message: `has the unexpected key "${key}"; only method, model and prompt_version are allowed` })
-    }
-  }
-  return problems
+  const parsed = parseProvenance(value)
+  return typeof parsed === 'string' ? [{ field: 'provenance', rule: 'provenance', message: parsed }] : []
 }
 
 /** Where a line's verse and style were first seen, to report duplicates. */
@@ -97,6 +82,8 @@ interface LineResult {
   /** Printed before each problem: `slug style`, with `?` for what the line lacks. */
   readonly label: string
   readonly problems: Problem[]
+  /** The line's verse and content fields, for the corpus check; absent when it names no verse. */
+  readonly corpus?: { readonly slug: string; readonly fields: Readonly<Record<string, unknown>> }
 }
 
 function checkLine(raw: string, where: string, kjv: Kjv, seen: Seen): LineResult {
@@ -151,10 +138,8 @@ function checkLine(raw: string, where: string, kjv: Kjv, seen: Seen): LineResult
 
   problems.push(...checkProvenance(provenance))
 
-  if (validStyle && kjvText !== undefined) {
-    const fields = Object.fromEntries(Object.entries(parsed).filter(([key]) => !LINE_KEYS.has(key)))
-    problems.push(...validateContent(style as Style, fields, kjvText))
-  }
+  const fields = Object.fromEntries(Object.entries(parsed).filter(([key]) => !LINE_KEYS.has(key)))
+  if (validStyle && kjvText !== undefined) problems.push(...validateContent(style as Style, fields, kjvText))
 
   if (validStyle && canonical !== undefined && kjvText !== undefined) {
     const key = `${canonical} ${style as string}`
@@ -165,7 +150,12 @@ function checkLine(raw: string, where: string, kjv: Kjv, seen: Seen): LineResult
       problems.push({ field: 'line', rule: 'duplicate', message: `${canonical} ${style as string} is already given at ${first}; keep one of the two` })
     }
   }
-  return { label, problems }
+  return { label, problems, corpus: canonical !== undefined && kjvText !== undefined ? { slug: canonical, fields } : undefined }
+}
+
+/** A line that was read, for the corpus check and its messages. */
+interface ReadLine extends CorpusLine {
+  readonly label: string
 }
 
 function main(files: readonly string[]): number {
@@ -175,8 +165,9 @@ function main(files: readonly string[]): number {
   }
   const kjv = loadKjv()
   const seen: Seen = new Map()
+  const read: ReadLine[] = []
+  const invalid = new Set<string>()
   let lines = 0
-  let invalidLines = 0
   let problems = 0
   for (const file of files) {
     let content: string
@@ -195,16 +186,25 @@ function main(files: readonly string[]): number {
       lines++
       const where = `${file}:${index + 1}`
       const result = checkLine(raw, where, kjv, seen)
+      if (result.corpus !== undefined) read.push({ ...result.corpus, where, label: result.label })
       if (result.problems.length === 0) return
-      invalidLines++
+      invalid.add(where)
       for (const p of result.problems) {
         process.stdout.write(`${where}: ${result.label}: ${p.field} ${p.rule}: ${p.message}\n`)
         problems++
       }
     })
   }
+  const labels = new Map(read.map((line) => [line.where, line.label]))
+  for (const repeated of findRepeatedSentences(read)) {
+    for (const place of repeated.places) {
+      invalid.add(place.where)
+      process.stdout.write(`${place.where}: ${labels.get(place.where) ?? '? ?'}: ${place.field} repeated_sentence: ${repeatedSentenceMessage(repeated, place)}\n`)
+      problems++
+    }
+  }
   if (problems > 0) {
-    process.stderr.write(`${invalidLines} of ${lines} lines invalid (${problems} ${problems === 1 ? 'problem' : 'problems'})\n`)
+    process.stderr.write(`${invalid.size} of ${lines} lines invalid (${problems} ${problems === 1 ? 'problem' : 'problems'})\n`)
     return 1
   }
   process.stdout.write(`${lines} lines valid\n`)

@@ -11,12 +11,14 @@ import { installCors } from './http/cors.js'
 import { registerIdentity } from './identity/identity.plugin.js'
 import type { DatabaseHandle } from './infra/database.js'
 import type { Clock } from './infra/clock.js'
+import { registerApiKeyAuth } from './keys/api-key.plugin.js'
 import { registerKeyRoutes } from './keys/keys.routes.js'
 import { MCP_TOOLS } from './mcp/mcp.tools.js'
 import { registerMcpRoutes } from './mcp/mcp.routes.js'
 import { registerMetaRoutes } from './meta/meta.routes.js'
 import { registerNarrativeRoutes } from './narratives/narratives.routes.js'
 import { registerPassageRoutes } from './passages/passages.routes.js'
+import { createMetering } from './quotas/metering.js'
 import { registerSearchRoutes } from './search/search.routes.js'
 import type { Services } from './services.js'
 import { registerUsageRoutes } from './usage/usage.routes.js'
@@ -62,21 +64,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   installCors(app)
   await registerIdentity(app, services.identity, config.auth)
 
-  registerVerseRoutes(app, { verses: services.verses, keys: services.keyVerifier, quotas: services.quotas })
-  registerNarrativeRoutes(app, { narratives: services.narratives, keys: services.keyVerifier, quotas: services.quotas })
-  registerPassageRoutes(app, { passages: services.passages, keys: services.keyVerifier, quotas: services.quotas })
-  registerSearchRoutes(app, { search: services.search, keys: services.keyVerifier, quotas: services.quotas })
+  // One building block for every counted endpoint: the API key, the quota, the headers.
+  const metering = createMetering(registerApiKeyAuth(app, services.keyVerifier), services.quotas)
+  registerVerseRoutes(app, { verses: services.verses, metering })
+  registerNarrativeRoutes(app, { narratives: services.narratives, metering })
+  registerPassageRoutes(app, { passages: services.passages, metering })
+  registerSearchRoutes(app, { search: services.search, metering })
   registerMcpRoutes(app, {
     verses: services.verses,
     passages: services.passages,
     narratives: services.narratives,
     search: services.search,
-    keys: services.keyVerifier,
-    quotas: services.quotas,
+    metering,
     config,
   })
-  registerKeyRoutes(app, { keys: services.keys, usage: services.usage, clock })
-  registerUsageRoutes(app, { usage: services.usage, quotas: services.quotas, keys: services.keys, verifier: services.keyVerifier, clock })
+  registerKeyRoutes(app, { keys: services.keys, quotas: services.quotas, quotaConfig: config.quotas })
+  registerUsageRoutes(app, { usage: services.usage, keys: services.keys, quotaConfig: config.quotas, quotas: services.quotas, verifier: services.keyVerifier, clock })
   await registerMetaRoutes(app, {
     isReady: deps.isReady ?? (() => true),
     verseCount: () => deps.verses.size,

@@ -3,9 +3,22 @@
  * A bad value fails start-up with a message naming the variable.
  */
 
+/** How long a PostgreSQL connection and a statement may take before they fail (and the request gets a 503). */
+export interface DatabaseTimeouts {
+  /** Getting a connection (a new one, or one from a busy pool). */
+  readonly connectMs: number
+  /** One statement, enforced by the server (`statement_timeout`); the client gives up a little later. */
+  readonly statementMs: number
+}
+
+/** Defaults of DATABASE_CONNECT_TIMEOUT_MS and DATABASE_STATEMENT_TIMEOUT_MS (also for tests and scripts). */
+export const DEFAULT_DATABASE_TIMEOUTS: DatabaseTimeouts = Object.freeze({ connectMs: 5_000, statementMs: 15_000 })
+
 /** The validated, immutable configuration that every part of the app receives. */
 export interface Config {
   readonly port: number
+  /** PostgreSQL connect and statement bounds (DATABASE_CONNECT_TIMEOUT_MS, DATABASE_STATEMENT_TIMEOUT_MS). */
+  readonly databaseTimeouts: DatabaseTimeouts
   readonly host: string
   readonly dataDir: string
   readonly databaseUrl: string | undefined
@@ -44,6 +57,16 @@ export const TIERS: readonly Tier[] = ['free', 'developer', 'scale']
 export interface QuotaConfig {
   readonly monthly: Readonly<Record<Tier, number>>
   readonly maxKeysPerAccount: number
+}
+
+/** Whether a string names a tier. */
+export function isTier(value: string): value is Tier {
+  return (TIERS as readonly string[]).includes(value)
+}
+
+/** The monthly allowance of a tier: the one lookup that keys, quotas and reports share. */
+export function monthlyAllowance(quotas: Pick<QuotaConfig, 'monthly'>, tier: Tier): number {
+  return quotas.monthly[tier]
 }
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
@@ -174,6 +197,10 @@ export function loadConfig(env: Env = process.env): Config {
     host: text(env, 'HOST', '0.0.0.0', 255),
     dataDir: text(env, 'DATA_DIR', './var', 4096),
     databaseUrl: url(env, 'DATABASE_URL', undefined, ['postgres:', 'postgresql:']),
+    databaseTimeouts: Object.freeze({
+      connectMs: positiveInt(env, 'DATABASE_CONNECT_TIMEOUT_MS', DEFAULT_DATABASE_TIMEOUTS.connectMs),
+      statementMs: positiveInt(env, 'DATABASE_STATEMENT_TIMEOUT_MS', DEFAULT_DATABASE_TIMEOUTS.statementMs),
+    }),
     publicBaseUrl: baseUrl,
     attributionSource: text(env, 'ATTRIBUTION_SOURCE', 'Plainverse', 200),
     attributionLicense: text(env, 'ATTRIBUTION_LICENSE', DEFAULT_ATTRIBUTION_LICENSE),

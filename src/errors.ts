@@ -4,6 +4,8 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { components } from '../generated/api-types.js'
+import { isDatabaseUnavailable } from './infra/database-errors.js'
+import { CounterUnavailableError } from './quotas/counter.js'
 
 export type ErrorCode = components['schemas']['ErrorCode']
 export type Problem = components['schemas']['Problem']
@@ -38,7 +40,12 @@ export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, CatalogueEntry>> = Obje
   internal_error: { status: 500, title: 'Internal error', description: 'An unexpected error; it has been logged. Retrying may help.' },
   not_ready: { status: 503, title: 'Not ready', description: 'The service is starting or shutting down.' },
   sign_in_not_configured: { status: 503, title: 'Sign-in not configured', description: 'This server has no identity provider configured: set AUTH_JWKS_URL or AUTH_JWT_SECRET (see README).' },
+  quota_backend_unavailable: { status: 503, title: 'Quota backend unavailable', description: 'The quota counter (Redis) does not answer, or a counter it lost is being rebuilt from the usage ledger. Nothing was served or counted; retry after Retry-After seconds.' },
+  database_unavailable: { status: 503, title: 'Database unavailable', description: 'The database does not answer (it is restarting, failing over or overloaded). Nothing was changed or counted; retry after Retry-After seconds.' },
 })
+
+/** Seconds a client is asked to wait when a backend is unavailable: long enough for a restart or failover to make progress. */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 2
 
 /** One failed check inside an invalid request. */
 export interface FieldError {
@@ -120,6 +127,12 @@ const FASTIFY_CLIENT_ERRORS: Readonly<Record<string, ErrorCode>> = {
 
 function toAppError(error: FastifyError): AppError | undefined {
   if (error instanceof AppError) return error
+  if (error instanceof CounterUnavailableError) {
+    return new AppError('quota_backend_unavailable', 'The quota counter does not answer; nothing was served or counted. Retry shortly.', { headers: { 'retry-after': String(UNAVAILABLE_RETRY_AFTER_SECONDS) } })
+  }
+  if (isDatabaseUnavailable(error)) {
+    return new AppError('database_unavailable', 'The database does not answer; retry shortly.', { headers: { 'retry-after': String(UNAVAILABLE_RETRY_AFTER_SECONDS) } })
+  }
   if (error.validation !== undefined) {
     const context = error.validationContext ?? 'request'
     const errors = error.validation.map((v) => {
@@ -154,6 +167,7 @@ export function installErrorHandling(app: FastifyInstance, baseUrl: string, rout
   }))
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const appError = toAppError(error)
+    if (appError?.status === 503) request.log.warn({ err: error }, appError.detail)
     if (appError !== undefined) return sendProblem(reply, request, baseUrl, appError)
     request.log.error({ err: error }, 'unhandled error')
     return sendProblem(reply, request, baseUrl, new AppError('internal_error', 'An unexpected error occurred. It has been logged.'))

@@ -7,6 +7,10 @@ import { performance } from 'node:perf_hooks'
 import { pino } from 'pino'
 import { ConfigError, loadConfig, type Config } from './config.js'
 import { systemClock } from './infra/clock.js'
+import { acquireDataDirLock, DataDirBusyError, type DataDirLock } from './infra/data-dir-lock.js'
+import { retryWhile, STARTUP_BACKOFF } from './infra/backoff.js'
+import { CounterUnavailableError } from './quotas/counter.js'
+import { isDatabaseUnavailable, summarizeError } from './infra/database-errors.js'
 import { databaseLocation, openDatabase } from './infra/database.js'
 
 function readConfig(): Config {
@@ -21,13 +25,35 @@ function readConfig(): Config {
   }
 }
 
+/**
+ * Takes DATA_DIR for this server, or exits at once naming the process that holds it: two
+ * servers on one DATA_DIR would each open the embedded database with its own view of the
+ * files, and share one usage journal and admin socket.
+ */
+function claimDataDir(dataDir: string): DataDirLock {
+  try {
+    return acquireDataDirLock(dataDir, 'server')
+  } catch (error) {
+    if (!(error instanceof DataDirBusyError)) throw error
+    process.stderr.write(
+      `${error.message}.\nOne process at a time owns a DATA_DIR (its embedded database, usage journal and admin socket): ` +
+        'stop the other process, or give this server its own DATA_DIR (instances sharing PostgreSQL and Redis each need one).\n',
+    )
+    process.exit(75) // EX_TEMPFAIL
+  }
+}
+
 async function main(): Promise<void> {
   const startedAt = performance.now()
   const config = readConfig()
-  const logger = pino({ level: config.logLevel })
+  // Errors are logged by type, message, code and stack only: a database client's error can
+  // carry the client itself, with the connection string and its password.
+  const logger = pino({ level: config.logLevel, serializers: { err: summarizeError } })
+  // Held until the process exits; the kernel releases it even after kill -9.
+  const lock = claimDataDir(resolve(config.dataDir))
   // The embedded database compiles its WebAssembly while the rest of the app's modules load:
   // start-up to ready is the target, so the two overlap.
-  const opening = openDatabase(databaseLocation(config))
+  const opening = openDatabase(databaseLocation(config, (error) => logger.warn({ err: error }, 'database connection lost; the pool replaces it')))
   const [{ buildApp }, { createServices }, { loadStores, prepareDatabase }, { localOperations }, { startAdminServer }] = await Promise.all([
     import('./app.js'),
     import('./services.js'),
@@ -36,13 +62,32 @@ async function main(): Promise<void> {
     import('./admin/admin.server.js'),
   ])
   const database = await opening
-  const prepared = await prepareDatabase(database.db)
-  const stores = await loadStores(database.db)
+  // PostgreSQL may not be up yet (a host reboot, a failover, containers started together):
+  // keep trying with backoff instead of exiting; the server does not listen, so it is not
+  // ready, until the database answers.
+  const { prepared, stores } = await retryWhile(
+    async () => {
+      const preparedNow = await prepareDatabase(database.db)
+      return { prepared: preparedNow, stores: await loadStores(database.db) }
+    },
+    (error) => database.kind === 'postgres' && isDatabaseUnavailable(error),
+    STARTUP_BACKOFF,
+    (error, attempt, waitMs) => logger.warn({ err: error, attempt, retryInMs: waitMs }, 'database unavailable at start-up; retrying'),
+  )
   const services = await createServices({ config, database, stores, clock: systemClock, logger, journalDir: config.dataDir })
+  // Redis too may not be up yet: wait for it like for the database (requests would get 503s).
+  await retryWhile(
+    () => services.counter.ping(),
+    (error) => error instanceof CounterUnavailableError,
+    STARTUP_BACKOFF,
+    (error, attempt, waitMs) => logger.warn({ err: error, attempt, retryInMs: waitMs }, 'quota counter (Redis) unavailable at start-up; retrying'),
+  )
   let ready = false
   const app = await buildApp({ config, database, verses: stores.verses, services, clock: systemClock, logger, isReady: () => ready })
-  services.start()
-  const admin = await startAdminServer(resolve(config.dataDir), localOperations(services, systemClock))
+  await services.start()
+  const admin = await startAdminServer(resolve(config.dataDir), localOperations(services, config.quotas, systemClock))
+  // The CLI waits for the admin socket while the lock says "starting"; from now on it can use it.
+  lock.setState('ready')
 
   let stopping = false
   const stop = async (signal: NodeJS.Signals): Promise<void> => {
@@ -52,6 +97,7 @@ async function main(): Promise<void> {
     }
     stopping = true
     ready = false
+    lock.setState('stopping')
     logger.info({ signal }, 'shutting down')
     try {
       // Stop accepting connections and let in-flight requests finish, then flush usage to the
@@ -62,6 +108,7 @@ async function main(): Promise<void> {
         await services.stop()
       } finally {
         await database.close()
+        lock.release()
       }
       logger.info('stopped')
       process.exit(0)
@@ -75,8 +122,11 @@ async function main(): Promise<void> {
 
   await app.listen({ port: config.port, host: config.host })
   ready = true
+  const address = app.server.address()
   logger.info(
     {
+      // The port actually bound (PORT=0 asks the system for a free one).
+      port: typeof address === 'object' && address !== null ? address.port : config.port,
       database: database.kind,
       migrations: prepared.migrations,
       seed: prepared.seed,

@@ -2,6 +2,7 @@
  * The service graph: every capability's service built once from the infrastructure and
  * passed to the HTTP app and the CLI alike.
  */
+import { randomBytes } from 'node:crypto'
 import type { FastifyBaseLogger } from 'fastify'
 import type { Config } from './config.js'
 import { IdentityVerifier } from './identity/identity.service.js'
@@ -40,8 +41,8 @@ export interface Services {
   readonly quotas: QuotaService
   readonly identity: IdentityVerifier
   readonly counter: QuotaCounter
-  /** Starts background work (usage flushing, key-change polling). */
-  start(): void
+  /** Starts background work (usage flushing, key-change polling); resolves once this instance has announced itself. */
+  start(): Promise<void>
   /** Stops background work, flushes usage and releases the counter backend. */
   stop(): Promise<void>
 }
@@ -83,6 +84,7 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
   const keysRepository = new KeysRepository(database.db)
   const keyVerifier = new KeyVerifier(keysRepository, { pollIntervalMs: KEY_POLL_INTERVAL_MS, now: () => clock.now().getTime(), logger })
   const keys = new KeysService(keysRepository, keyVerifier, config.quotas)
+  const quotas = new QuotaService(counter, usage, config.quotas, clock, { opPrefix: randomBytes(8).toString('hex'), logger })
   const verses = new VersesService({ verses: deps.stores.verses, content: deps.stores.content, intros: deps.stores.intros, narratives: deps.stores.narratives, config })
   return {
     verses,
@@ -92,15 +94,16 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
     keyVerifier,
     keys,
     usage,
-    quotas: new QuotaService(counter, usage, config.quotas, clock),
+    quotas,
     identity: new IdentityVerifier(config.auth, { now: () => clock.now().getTime() }),
     counter,
-    start() {
-      usage.start(FLUSH_INTERVAL_MS)
+    async start() {
       keyVerifier.start()
+      await usage.start(FLUSH_INTERVAL_MS)
     },
     async stop() {
       keyVerifier.stop()
+      quotas.close()
       // Each step runs even when an earlier one fails, so nothing is left open.
       try {
         await usage.stop()

@@ -12,8 +12,8 @@ import { projectPath } from './infra/paths.js'
 import { KJV_SEED_FILE } from './seed/kjv-seed.js'
 import { seedDatabase, type SeedReport } from './seed/seed.service.js'
 
-/** The committed curated content, one JSONL file per chapter. */
-export const CURATED_DIR = 'db/content/curated'
+/** The verse content shipped with the repository (curated and team-written), one JSONL file per chapter. */
+export const VERSE_CONTENT_DIR = 'db/content/verses'
 import { VerseStore } from './verses/verse.store.js'
 import { findBook, type BookInfo } from './verses/books.js'
 import { NARRATIVES_FILE, readNarratives, type NarrativeStore } from './narratives/narrative.store.js'
@@ -34,7 +34,7 @@ export async function prepareDatabase(db: Kysely<Database>): Promise<PrepareRepo
   const migrations = await migrateToLatest(db)
   const seed = await seedDatabase(db, {
     kjv: projectPath(KJV_SEED_FILE),
-    curatedDir: projectPath(CURATED_DIR),
+    contentDir: projectPath(VERSE_CONTENT_DIR),
     narratives: projectPath(NARRATIVES_FILE),
     narrativeContent: projectPath(NARRATIVE_CONTENT_FILE),
   })

@@ -8,6 +8,7 @@ t.test('defaults', async (t) => {
     host: '0.0.0.0',
     dataDir: './var',
     databaseUrl: undefined,
+    databaseTimeouts: { connectMs: 5000, statementMs: 15000 },
     publicBaseUrl: 'http://localhost:8080',
     attributionSource: 'Plainverse',
     attributionLicense: DEFAULT_ATTRIBUTION_LICENSE,
@@ -28,6 +29,7 @@ t.test('values are read and normalised', async (t) => {
   t.equal(config.port, 3000)
   t.equal(config.publicBaseUrl, 'https://bible.example.org/api')
   t.equal(config.databaseUrl, 'postgres://u@h:5432/db')
+  t.same(loadConfig({ DATABASE_CONNECT_TIMEOUT_MS: '250', DATABASE_STATEMENT_TIMEOUT_MS: '60000' }).databaseTimeouts, { connectMs: 250, statementMs: 60000 })
   t.equal(config.logLevel, 'warn')
   const quotas = loadConfig({ QUOTA_FREE: '10', QUOTA_DEVELOPER: '20', QUOTA_SCALE: '30', MAX_KEYS_PER_ACCOUNT: '3' }).quotas
   t.same(quotas, { monthly: { free: 10, developer: 20, scale: 30 }, maxKeysPerAccount: 3 })
@@ -53,6 +55,8 @@ t.test('MCP allowed origins are a comma-separated list, stored serialized', asyn
 t.test('bad values name the variable', async (t) => {
   const cases: Array<[Record<string, string>, string]> = [
     [{ PORT: 'abc' }, 'PORT'],
+    [{ DATABASE_CONNECT_TIMEOUT_MS: '0' }, 'DATABASE_CONNECT_TIMEOUT_MS'],
+    [{ DATABASE_STATEMENT_TIMEOUT_MS: 'soon' }, 'DATABASE_STATEMENT_TIMEOUT_MS'],
     [{ PORT: '70000' }, 'PORT'],
     [{ PORT: '-1' }, 'PORT'],
     [{ PUBLIC_BASE_URL: 'not a url' }, 'PUBLIC_BASE_URL'],

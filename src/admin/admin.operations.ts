@@ -6,16 +6,17 @@
  */
 import { request } from 'node:http'
 import type { components } from '../../generated/api-types.js'
-import type { Tier } from '../config.js'
+import type { QuotaConfig, Tier } from '../config.js'
 import { AppError, type ErrorCode, type Problem } from '../errors.js'
-import { recordView } from '../keys/keys.routes.js'
-import type { Services } from '../services.js'
-import { accountUsage } from '../usage/usage.routes.js'
 import type { Clock } from '../infra/clock.js'
+import { keyView } from '../keys/key-view.js'
+import type { KeyRecord } from '../keys/keys.repository.js'
+import type { Services } from '../services.js'
+import { accountUsage, type AccountUsage } from '../usage/usage.report.js'
 
+export type { AccountUsage }
 export type CreatedKey = components['schemas']['CreatedKey']
 export type KeyView = Omit<CreatedKey, 'key'> & { readonly account_id: string }
-export type AccountUsage = components['schemas']['AccountUsage']
 
 /** The operator's operations. */
 export interface AdminOperations {
@@ -27,8 +28,8 @@ export interface AdminOperations {
 }
 
 /** Operations on in-process services (the server's admin socket and the CLI without a server). */
-export function localOperations(services: Services, clock: Clock): AdminOperations {
-  const view = (record: Parameters<typeof recordView>[0]): KeyView => ({ ...recordView(record, services.keys), account_id: record.accountId })
+export function localOperations(services: Services, quotas: Pick<QuotaConfig, 'monthly'>, clock: Clock): AdminOperations {
+  const view = (record: KeyRecord): KeyView => ({ ...keyView(record, quotas), account_id: record.accountId })
   return {
     async createKey({ name, account, tier }) {
       const { record, key } = await services.keys.create({ accountId: account, name, tier })
@@ -46,7 +47,7 @@ export function localOperations(services: Services, clock: Clock): AdminOperatio
     },
     async usage(account) {
       await services.usage.flush()
-      return accountUsage({ usage: services.usage, keys: services.keys, clock }, account ?? undefined)
+      return accountUsage({ usage: services.usage, keys: services.keys, quotaConfig: quotas, clock }, account ?? undefined)
     },
   }
 }

@@ -4,10 +4,8 @@
  * socket): generation runs for hours and imports can be large, which the socket is not for.
  */
 import { existsSync, readFileSync } from 'node:fs'
-import { createConnection } from 'node:net'
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { adminPaths } from '../admin/admin.server.js'
 import { ConfigError, loadConfig, type Config } from '../config.js'
 import { ContentRepository } from '../content/content.repository.js'
 import { ContentService } from '../content/content.service.js'
@@ -16,7 +14,9 @@ import { DEFAULT_CONCURRENCY, SelectionError, generateContent, planGeneration, t
 import { LlmClient, LlmConfigError, loadLlmConfig } from '../content/generation/llm-client.js'
 import { GenerationProgress, formatCount, formatPlan, formatReport } from '../content/generation/progress.js'
 import { modernizerReport } from '../content/modernizer.report.js'
+import type { DataDirLock } from '../infra/data-dir-lock.js'
 import { databaseLocation, openDatabase } from '../infra/database.js'
+import { claimEmbeddedDatabase, DataDirUnavailable, EX_TEMPFAIL } from './data-dir-access.js'
 import { NarrativeContentRepository } from '../narratives/narrative-content.repository.js'
 import { NarrativeContentService, isNarrativeJsonl } from '../narratives/narrative-content.service.js'
 import { generateNarrativeContent, planNarrativeGeneration, type NarrativeGenerationDeps } from '../narratives/narrative-generation.js'
@@ -50,6 +50,7 @@ Content (embedded database: stop the server first; it loads content at start):
                                      (target under 1%; exits 1 when the target is missed)
 
 Exit codes: 0 success, 1 failure (rejected lines, failed verses, target missed),
+75 DATA_DIR held by another process (a server on the embedded database: stop it first),
 64 bad usage, 130 stopped by Ctrl-C.`
 
 /** Where the command writes. */
@@ -166,45 +167,31 @@ export async function runContentCommand(args: readonly string[], io: ContentIo):
   }
 }
 
-/** True when something accepts connections on the admin socket: a server is running there. */
-function socketAnswers(path: string): Promise<boolean> {
-  if (!existsSync(path)) return Promise.resolve(false)
-  return new Promise((done) => {
-    const socket = createConnection(path)
-    const finish = (answers: boolean): void => {
-      socket.destroy()
-      done(answers)
-    }
-    socket.once('connect', () => finish(true))
-    // ECONNREFUSED: a socket file left by a server that died; the database is free.
-    socket.once('error', () => finish(false))
-    // A socket that neither accepts nor refuses belongs to something alive: be safe.
-    socket.setTimeout(2000, () => finish(true))
-  })
-}
-
-/** The embedded database is free for this process, or why not (printed by the caller). */
-async function databaseBusy(config: Config): Promise<string | undefined> {
-  // PostgreSQL takes any number of clients; only the embedded PGlite is single-process.
-  if (config.databaseUrl !== undefined) return undefined
-  const dataDir = resolve(config.dataDir)
-  const { socket } = adminPaths(dataDir)
-  if (!(await socketAnswers(socket))) return undefined
-  return (
-    `A Plainverse server is running on DATA_DIR ${dataDir} (its admin socket ${socket} answers).\n` +
-    'The embedded database (PGlite) admits one process at a time: stop the server, run this command, then start the server again\n' +
-    '(it loads content at start). With DATABASE_URL set (PostgreSQL), commands and servers can share the database.'
-  )
-}
-
 /** What the commands work on: verse content, and narrative content under `narrative`. */
 interface CommandDeps extends GenerationDeps {
   readonly narrative: NarrativeGenerationDeps
 }
 
-/** Opens the database like the rest of the CLI does, and closes it whatever happens. */
-async function withDatabase(config: Config, work: (deps: CommandDeps) => Promise<number>): Promise<number> {
-  const handle = await openDatabase(databaseLocation(config))
+/**
+ * Opens the database like the rest of the CLI does, and closes it whatever happens. The
+ * embedded database is opened only with DATA_DIR's lock held; when another process (a
+ * server, even one still starting) holds it, the command says who and exits with 75.
+ */
+async function withDatabase(config: Config, io: ContentIo, work: (deps: CommandDeps) => Promise<number>): Promise<number> {
+  let lock: DataDirLock | undefined
+  if (config.databaseUrl === undefined) {
+    try {
+      lock = claimEmbeddedDatabase(resolve(config.dataDir))
+    } catch (error) {
+      if (!(error instanceof DataDirUnavailable)) throw error
+      io.err(error.message)
+      return EX_TEMPFAIL
+    }
+  }
+  const handle = await openDatabase(databaseLocation(config)).catch((error: unknown) => {
+    lock?.release()
+    throw error
+  })
   try {
     await prepareDatabase(handle.db)
     const stores = await loadStores(handle.db)
@@ -218,6 +205,7 @@ async function withDatabase(config: Config, work: (deps: CommandDeps) => Promise
     })
   } finally {
     await handle.close()
+    lock?.release()
   }
 }
 
@@ -239,12 +227,7 @@ async function generate(values: Values, io: ContentIo): Promise<number> {
   // A dry run talks to no provider, so it needs no endpoint; a real run checks it before
   // opening the database, so that a missing variable fails at once.
   const llm = dryRun ? undefined : loadLlmConfig()
-  const busy = await databaseBusy(config)
-  if (busy !== undefined) {
-    io.err(busy)
-    return 1
-  }
-  return withDatabase(config, async (deps) => {
+  return withDatabase(config, io, async (deps) => {
     if (llm === undefined) {
       const plan = what === 'narratives' ? await planNarrativeGeneration(deps.narrative, narrativeSelection) : await planGeneration(deps, selection)
       for (const line of formatPlan(plan, process.env.LLM_MODEL?.trim() || undefined)) io.out(line)
@@ -293,12 +276,7 @@ async function exportContent(values: Values, io: ContentIo): Promise<number> {
   const selected = style(values.style, false)
   const what = target(values.target) ?? 'verses'
   const config = loadConfig()
-  const busy = await databaseBusy(config)
-  if (busy !== undefined) {
-    io.err(busy)
-    return 1
-  }
-  return withDatabase(config, async ({ content, narrative }) => {
+  return withDatabase(config, io, async ({ content, narrative }) => {
     const lines = what === 'narratives' ? await narrative.content.export(selected) : await content.export(selected)
     // Write errors also arrive through each write's callback, which handles them below; this
     // listener only keeps the stream's 'error' event from crashing the process (`| head`).
@@ -333,14 +311,9 @@ async function importContent(file: string, explicit: Target | undefined, dryRun:
     return 1
   }
   const text = await readInput(file)
-  const busy = await databaseBusy(config)
-  if (busy !== undefined) {
-    io.err(busy)
-    return 1
-  }
   // Narrative lines name a `narrative` where verse lines name a `slug`; --target overrides.
   const what = explicit ?? (isNarrativeJsonl(text) ? 'narratives' : 'verses')
-  return withDatabase(config, async ({ content, narrative }) => {
+  return withDatabase(config, io, async ({ content, narrative }) => {
     const result = what === 'narratives' ? await narrative.content.import(text, { dryRun }) : await content.import(text, { dryRun })
     for (const rejected of result.rejected) io.err(`line ${rejected.line}: ${rejected.reason}`)
     if (result.rejected.length > 0) {

@@ -1,9 +1,9 @@
 /**
  * The operator's command line: `npx plainverse <command>`. Commands use the same services as
  * the server: through the running server's admin socket when one is up (the embedded PGlite
- * admits one process at a time), otherwise in-process on the database directly.
+ * admits one process at a time), otherwise in-process on the database directly, holding
+ * DATA_DIR's lock (see data-dir-access.ts).
  */
-import { existsSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { localOperations, remoteOperations, type AccountUsage, type AdminOperations, type KeyView } from '../admin/admin.operations.js'
@@ -11,7 +11,9 @@ import { adminPaths, readAdminToken } from '../admin/admin.server.js'
 import { ConfigError, loadConfig, TIERS, type Config, type Tier } from '../config.js'
 import { AppError } from '../errors.js'
 import { systemClock } from '../infra/clock.js'
+import type { DataDirLock } from '../infra/data-dir-lock.js'
 import { databaseLocation, migrateToLatest, openDatabase } from '../infra/database.js'
+import { claimEmbeddedDatabase, DataDirUnavailable, DEFAULT_WAIT, EX_TEMPFAIL, reachDataDir, socketAnswers } from './data-dir-access.js'
 import { createServices } from '../services.js'
 import { runContentCommand } from './content.command.js'
 import { loadStores, prepareDatabase } from '../startup.js'
@@ -70,11 +72,19 @@ export async function run(argv: readonly string[], out: Print = console.log, err
       err(`Unknown command: ${argv.join(' ')}\n\n${USAGE}`)
       return 64
     }
-    return await withOperations(config, async (ops) => {
-      await action(ops, values.json === true ? (value) => out(JSON.stringify(value, null, 2)) : undefined, out)
-      return 0
-    })
+    return await withOperations(
+      config,
+      async (ops) => {
+        await action(ops, values.json === true ? (value) => out(JSON.stringify(value, null, 2)) : undefined, out)
+        return 0
+      },
+      err,
+    )
   } catch (error) {
+    if (error instanceof DataDirUnavailable) {
+      err(`error: ${error.message}`)
+      return EX_TEMPFAIL
+    }
     if (error instanceof AppError) {
       err(`error: ${error.detail} (${error.code})`)
       return error.status === 404 ? 3 : 1
@@ -171,39 +181,52 @@ function describe(key: KeyView): string {
   return `${key.id}  ${key.prefix}...  ${key.tier.padEnd(9)} ${String(key.rate_limit_monthly).padStart(8)}/month  account ${key.account_id}  "${key.name}"  created ${key.created_at}`
 }
 
-/** Runs `work` on the running server's admin socket, or in-process when no server answers. */
-async function withOperations(config: Config, work: (ops: AdminOperations) => Promise<number>): Promise<number> {
+/**
+ * Runs `work` on the running server's admin socket, or in-process. With the embedded
+ * database, in-process means holding DATA_DIR's lock: a command never opens a database that
+ * a server (even one still starting) holds, and waits for that server's socket instead.
+ */
+async function withOperations(config: Config, work: (ops: AdminOperations) => Promise<number>, note: Print): Promise<number> {
   const dataDir = resolve(config.dataDir)
-  const token = readAdminToken(dataDir)
-  const socket = adminPaths(dataDir).socket
-  if (token !== undefined && existsSync(socket)) {
-    try {
-      return await work(remoteOperations(socket, token))
-    } catch (error) {
-      // A socket left by a server that died: fall through to the database.
-      const code = (error as NodeJS.ErrnoException).code
-      if (code !== 'ECONNREFUSED' && code !== 'ENOENT') throw error
-    }
+  let lock: DataDirLock | undefined
+  if (config.databaseUrl === undefined) {
+    const access = await reachDataDir(dataDir, { ...DEFAULT_WAIT, note })
+    if (access.kind === 'socket') return work(remoteOperations(access.socket, access.token))
+    lock = access.lock
+  } else {
+    // PostgreSQL takes any number of clients: the socket when a server on this DATA_DIR answers, else directly.
+    const token = readAdminToken(dataDir)
+    const { socket } = adminPaths(dataDir)
+    if (token !== undefined && (await socketAnswers(socket))) return work(remoteOperations(socket, token))
   }
-  const handle = await openDatabase(databaseLocation(config))
   try {
-    await prepareDatabase(handle.db)
-    const stores = await loadStores(handle.db)
-    const quiet = { error: () => undefined, info: () => undefined, warn: () => undefined }
-    // The CLI counts nothing; its own journal folder keeps it apart from a server's journal.
-    const services = await createServices({ config, database: handle, stores, clock: systemClock, logger: quiet, journalDir: join(dataDir, 'cli') })
+    const handle = await openDatabase(databaseLocation(config))
     try {
-      return await work(localOperations(services, systemClock))
+      await prepareDatabase(handle.db)
+      const stores = await loadStores(handle.db)
+      const quiet = { error: () => undefined, info: () => undefined, warn: () => undefined }
+      // The CLI counts nothing; its own journal folder keeps it apart from a server's journal.
+      const services = await createServices({ config, database: handle, stores, clock: systemClock, logger: quiet, journalDir: join(dataDir, 'cli') })
+      try {
+        return await work(localOperations(services, config.quotas, systemClock))
+      } finally {
+        await services.stop()
+      }
     } finally {
-      await services.stop()
+      await handle.close()
     }
   } finally {
-    await handle.close()
+    lock?.release()
   }
 }
 
 async function database(config: Config, command: 'migrate' | 'seed', out: Print): Promise<number> {
-  const handle = await openDatabase(databaseLocation(config))
+  // Only the embedded database needs the lock; PostgreSQL serializes migrations itself.
+  const lock = config.databaseUrl === undefined ? claimEmbeddedDatabase(resolve(config.dataDir)) : undefined
+  const handle = await openDatabase(databaseLocation(config)).catch((error: unknown) => {
+    lock?.release()
+    throw error
+  })
   try {
     if (command === 'migrate') {
       const applied = await migrateToLatest(handle.db)
@@ -213,13 +236,14 @@ async function database(config: Config, command: 'migrate' | 'seed', out: Print)
       out(report.migrations.length === 0 ? 'migrations: up to date' : `migrations applied: ${report.migrations.join(', ')}`)
       out(`kjv: ${report.seed.kjv.status} (${report.seed.kjv.verses} verses)`)
       const content = report.seed.content
-      out(content.status === 'unchanged' ? 'content: unchanged' : `content: loaded (${content.curated} curated, ${content.modernized} modernized)`)
+      out(content.status === 'unchanged' ? 'content: unchanged' : `content: loaded (${content.curated} curated, ${content.generated} generated, ${content.modernized} modernized)`)
       const narratives = report.seed.narrativeContent
-      out(narratives.status === 'unchanged' ? 'narrative content: unchanged' : `narrative content: loaded (${narratives.curated} curated)`)
+      out(narratives.status === 'unchanged' ? 'narrative content: unchanged' : `narrative content: loaded (${narratives.curated} curated, ${narratives.generated} generated)`)
     }
     return 0
   } finally {
     await handle.close()
+    lock?.release()
   }
 }
 

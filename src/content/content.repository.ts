@@ -1,7 +1,7 @@
 /** SQL for stored verse content. */
 import { sql, type Kysely } from 'kysely'
 import type { Database } from '../../db/schema.js'
-import type { ContentMethod, Style, StoredContent, StyleContent } from './content.store.js'
+import { SHIPPED_PROMPT_PREFIX, type ContentMethod, type Style, type StoredContent, type StyleContent } from './content.store.js'
 
 /** Rows per INSERT: well under PostgreSQL's 65,535 parameters. */
 const BATCH = 1_000
@@ -46,8 +46,12 @@ export class ContentRepository {
     return (await this.listAll()).filter((r) => methods.includes(r.method) && (style === undefined || r.style === style))
   }
 
-  /** Inserts or replaces rows (key: verse, style, method) inside the caller's transaction. */
-  async upsertMany(rows: readonly StoredContent[]): Promise<void> {
+  /**
+   * Inserts or replaces rows (key: verse, style, method) inside the caller's transaction.
+   * With `keepOperatorRows` (the seed), a row an operator imported or generated is never
+   * replaced: only shipped rows (content.store.ts isShipped) are.
+   */
+  async upsertMany(rows: readonly StoredContent[], options: { readonly keepOperatorRows?: boolean } = {}): Promise<void> {
     for (let i = 0; i < rows.length; i += BATCH) {
       await this.db
         .insertInto('verse_content')
@@ -75,30 +79,48 @@ export class ContentRepository {
             practical_reflection: eb.ref('excluded.practical_reflection'),
             content_hash: eb.ref('excluded.content_hash'),
             created_at: sql<Date>`case when verse_content.content_hash = excluded.content_hash then verse_content.created_at else now() end`,
-          })),
+          })).$call((update) =>
+            options.keepOperatorRows === true
+              ? update.where((eb) => eb.or([eb('verse_content.method', '=', 'curated'), eb('verse_content.prompt_version', 'like', `${SHIPPED_PROMPT_PREFIX}%`)]))
+              : update,
+          ),
         )
         .execute()
     }
   }
 
-  /** Deletes rows of a method whose (verse, style) is not in `keep` (a seed that no longer has them). */
-  async deleteMethodExcept(method: ContentMethod, keep: readonly StyleContent[]): Promise<void> {
-    const wanted = new Set(keep.map((r) => `${r.verseId}:${r.style}`))
-    const existing = await this.db.selectFrom('verse_content').select(['verse_id', 'style']).where('method', '=', method).execute()
+  /**
+   * Deletes the shipped rows (see {@link isShipped}) that `keep` no longer has: content the
+   * seed loaded once and the repository has since dropped. Other rows are never touched.
+   */
+  async deleteShippedExcept(keep: readonly StyleContent[]): Promise<void> {
+    const wanted = new Set(keep.map((r) => `${r.verseId}:${r.style}:${r.method}`))
+    const existing = await this.db
+      .selectFrom('verse_content')
+      .select(['verse_id', 'style', 'method', 'prompt_version'])
+      .where((eb) => eb.or([eb('method', '=', 'curated'), eb.and([eb('method', '=', 'generated'), eb('prompt_version', 'like', `${SHIPPED_PROMPT_PREFIX}%`)])]))
+      .execute()
     for (const row of existing) {
-      if (wanted.has(`${row.verse_id}:${row.style}`)) continue
-      await this.db.deleteFrom('verse_content').where('verse_id', '=', row.verse_id).where('style', '=', row.style).where('method', '=', method).execute()
+      if (wanted.has(`${row.verse_id}:${row.style}:${row.method}`)) continue
+      await this.db.deleteFrom('verse_content').where('verse_id', '=', row.verse_id).where('style', '=', row.style).where('method', '=', row.method).execute()
     }
   }
 
-  /** Verse ids that already have content of a method, style and prompt version (for resumable generation). */
-  async doneVerseIds(style: Style, method: ContentMethod, promptVersion: string): Promise<Set<number>> {
+  /**
+   * Verse ids whose content a generation run with this style and prompt version leaves alone:
+   * those already generated with it (a resumed run) and those with shipped content.
+   */
+  async coveredVerseIds(style: Style, promptVersion: string): Promise<Set<number>> {
     const rows = await this.db
       .selectFrom('verse_content')
       .select('verse_id')
       .where('style', '=', style)
-      .where('method', '=', method)
-      .where('prompt_version', '=', promptVersion)
+      .where((eb) =>
+        eb.or([
+          eb('method', '=', 'curated'),
+          eb.and([eb('method', '=', 'generated'), eb.or([eb('prompt_version', '=', promptVersion), eb('prompt_version', 'like', `${SHIPPED_PROMPT_PREFIX}%`)])]),
+        ]),
+      )
       .execute()
     return new Set(rows.map((r) => r.verse_id))
   }

@@ -24,6 +24,18 @@ export interface StoredContent extends StyleContent {
   readonly contentHash: string
 }
 
+/**
+ * The prompt versions of the content the team writes and ships in `db/content/verses/`
+ * (db/content/EDITORIAL.md): `generated` rows whose prompt version starts with this prefix
+ * belong to the seed, like curated rows, and an operator's `content generate` never replaces them.
+ */
+export const SHIPPED_PROMPT_PREFIX = 'editorial-'
+
+/** Whether a row is shipped with the repository (and so owned by the seed). */
+export function isShipped(row: Pick<StyleContent, 'method' | 'promptVersion'>): boolean {
+  return row.method === 'curated' || (row.method === 'generated' && row.promptVersion.startsWith(SHIPPED_PROMPT_PREFIX))
+}
+
 /** Lower rank wins. */
 const PRECEDENCE: Readonly<Record<ContentMethod, number>> = { curated: 0, generated: 1, modernized: 2 }
 

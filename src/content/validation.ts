@@ -1,6 +1,7 @@
 /**
- * The content rules for the derived texts of a verse, shared by AI generation, import and
- * the curated set, so that a text is judged the same way whichever way it arrives.
+ * The content rules for the derived texts of a verse, shared by AI generation, import, the
+ * seed and the shipped-content checks, so that a text is judged the same way whichever way
+ * it arrives.
  *
  * Styles and fields: `faithful` has simplified_text, bottom_line, historical_context and
  * practical_reflection; `casual` has simplified_text and bottom_line. Every field is a
@@ -11,14 +12,26 @@
  * - historical_context, practical_reflection: 1 to 4 sentences.
  * - simplified_text: 0.5 to 2.5 times the KJV verse's word count, keeping the verse's
  *   proper names (see {@link properNames}).
- * - faithful only: no archaic forms in any field (see `findArchaicForms`).
+ * - archaic forms: none in any faithful field (`findArchaicForms`).
  *
- * Sentences are counted by {@link splitSentences}, words by {@link countWords}.
+ * The editorial gates of db/content/EDITORIAL.md (editorial-1), in every field of both
+ * styles (see src/text/editorial.ts): balanced straight quotes, a capital first letter,
+ * final punctuation, no archaic form of the guide's full list (words in double quotes
+ * excepted in historical_context), American spelling, and in simplified_text every number
+ * of the verse. The one rule that needs every verse at once, no sentence repeated across
+ * more than three verses, is src/content/repeated-sentences.ts.
+ *
+ * Sentences are counted by `splitSentences`, words by `countWords` (src/text/plain-text.ts).
  */
 import { findArchaicForms } from './archaic.js'
 import type { Style } from './content.store.js'
+import { blankQuotations, fieldGateIssues, numbersIssue } from '../text/editorial.js'
+import type { ValidationIssue } from '../text/issues.js'
+import { bottomLineIssues, sentenceCountIssue } from '../text/length.js'
+import { countWords, excerpt, plainTextIssues, plural } from '../text/plain-text.js'
 
 export type { Style }
+export type { ValidationIssue, ValidationRule } from '../text/issues.js'
 
 /** The fields of one verse's content; which of them a style has is {@link STYLE_FIELDS}. */
 export interface ContentFields {
@@ -28,29 +41,17 @@ export interface ContentFields {
   practical_reflection?: string
 }
 
-/** Stable identifiers of the rules, for callers that count or filter issues. */
-export type ValidationRule =
-  | 'unknown_style'
-  | 'required'
-  | 'type'
-  | 'unexpected_field'
-  | 'too_long'
-  | 'line_break'
-  | 'control_character'
-  | 'markup'
-  | 'bottom_line_sentences'
-  | 'bottom_line_words'
-  | 'sentence_count'
-  | 'length_ratio'
-  | 'proper_names'
-  | 'archaic_form'
-
-/** One broken rule. The message says what was found and what is allowed, without the field name. */
-export interface ValidationIssue {
-  field: string
-  rule: ValidationRule
-  message: string
-}
+/**
+ * Which rules to apply.
+ * - `editorial` (the default): every rule, the editorial gates included. For what is written
+ *   or reviewed now: generation, scripts/validate-content.ts, the shipped-content test.
+ * - `storage`: the rules every stored line must meet to be served (the seed and `content
+ *   import`): plain text, lengths, sentences, names, and archaic forms in the faithful style
+ *   by `findArchaicForms` (outside quotations in historical_context). Shipped lines written
+ *   before editorial-1 still load while the writers bring them up to the guide; the
+ *   shipped-content test holds them to `editorial`.
+ */
+export type ValidationLevel = 'editorial' | 'storage'
 
 type FieldName = keyof ContentFields
 
@@ -67,104 +68,12 @@ export const STYLE_FIELDS: Readonly<Record<Style, readonly FieldName[]>> = {
  * words stays well under it.
  */
 export const MAX_FIELD_LENGTH = 3000
-/** bottom_line: one sentence of at most this many words (product issue). */
-export const BOTTOM_LINE_MAX_WORDS = 30
 /** historical_context and practical_reflection: this many sentences (product issue). */
 export const MIN_SENTENCES = 1
 export const MAX_SENTENCES = 4
 /** simplified_text words over KJV verse words, both bounds allowed (product issue). */
 export const MIN_LENGTH_RATIO = 0.5
 export const MAX_LENGTH_RATIO = 2.5
-
-// ---------------------------------------------------------------------------------------
-// Words and sentences
-
-/**
- * Counts the words of a text: whitespace-separated tokens that contain a letter or digit,
- * so that a lone dash or ellipsis is not a word but "3:16" and "don't" are one each.
- */
-export function countWords(text: string): number {
-  let count = 0
-  for (const token of text.split(/\s+/u)) if (/[\p{L}\p{N}]/u.test(token)) count++
-  return count
-}
-
-/** Abbreviations after which a full stop never ends a sentence. Lower case, without the final dot. */
-const ABBREVIATIONS: ReadonlySet<string> = new Set([
-  'cf', 'viz', 'vs', 'st', 'sts', 'mt', 'mr', 'mrs', 'ms', 'dr', 'jr', 'sr', 'prof', 'rev', 'fr',
-  'approx', 'ca', 'esp', 'lit', 'al', 'ibid', 'gk', 'heb', 'lat', 'aram',
-])
-
-/**
- * Abbreviations that end a sentence unless a number follows: "Gen. 1:1" and "No. 5" go on,
- * but "the tribe of Dan. Then" ends. Book abbreviations, reference words.
- */
-const NUMBER_ABBREVIATIONS: ReadonlySet<string> = new Set([
-  'no', 'nos', 'vol', 'pp', 'ch', 'chap', 'vv', 'ver',
-  'gen', 'ex', 'exod', 'lev', 'num', 'deut', 'josh', 'judg', 'sam', 'kgs', 'chr', 'neh', 'esth',
-  'ps', 'psa', 'prov', 'eccl', 'eccles', 'isa', 'jer', 'lam', 'ezek', 'dan', 'hos', 'obad', 'mic',
-  'nah', 'hab', 'zeph', 'hag', 'zech', 'mal', 'matt', 'mk', 'lk', 'jn', 'rom', 'cor', 'gal', 'eph',
-  'phil', 'col', 'thess', 'tim', 'tit', 'philem', 'jas', 'pet',
-])
-
-// A run of ., ! or ? (or …), then any closing quotes or brackets. Whether a space follows is
-// checked in code: a lookahead here would make a long run of dots quadratic to scan.
-const TERMINATOR = /[.!?…]+["'”’)\]]*/gu
-const SPACES = /\s*/uy
-const CLOSERS = /["'”’)\]]+$/u
-const OPENERS = /^["'“‘(\[]+/u
-
-/** True when the full stop after `word` (the token before it) belongs to an abbreviation. */
-function isAbbreviation(word: string, following: string): boolean {
-  const bare = word.replace(OPENERS, '')
-  // Initials and dotted abbreviations: "C. S. Lewis", "c. 30", "A.D.", "e.g.", "i.e.".
-  // "I." is left out: it ends sentences ("as did I.") far more often than it is an initial.
-  if (/^\p{L}$/u.test(bare)) return bare !== 'I'
-  if (/^(?:\p{L}\.)+\p{L}$/u.test(bare)) return true
-  const lower = bare.toLowerCase()
-  if (ABBREVIATIONS.has(lower)) return true
-  return NUMBER_ABBREVIATIONS.has(lower) && /^\d/u.test(following)
-}
-
-/**
- * Splits a text into sentences, each trimmed; pieces without a letter or digit are dropped.
- * A sentence ends at ".", "!" or "?" (with any closing quotes or brackets) followed by a
- * space and then not a lower-case letter, or at the end of the text. These do not end one:
- * ellipses ("..." and "…"); abbreviations and initials ("e.g.", "i.e.", "St.", "Mt.",
- * "A.D.", "B.C.", "c.", "C. S. Lewis"); book and reference abbreviations before a number
- * ("Gen. 1:1", "v. 16"); numbers ("3.16"), whose dot is not followed by a space. A
- * semicolon or colon does not end a sentence; a last sentence without a full stop counts.
- * @example splitSentences('God loves people, e.g. you. He gave his Son...for all.') // 2 sentences
- */
-export function splitSentences(text: string): string[] {
-  const sentences: string[] = []
-  let start = 0
-  for (const match of text.matchAll(TERMINATOR)) {
-    const end = match.index + match[0].length
-    SPACES.lastIndex = end
-    const next = end + (SPACES.exec(text)?.[0].length ?? 0)
-    if (next === text.length) break
-    // "3.16", "Hello.World": no space after, no sentence end.
-    if (next === end) continue
-    const following = String.fromCodePoint(text.codePointAt(next) ?? 0)
-    const marks = match[0].replace(CLOSERS, '')
-    // An ellipsis trails off or marks an omission; the sentence goes on.
-    if (!/[!?]/u.test(marks) && (marks.includes('…') || marks.length > 1)) continue
-    // "e.g. the", '"Go!" he said': what follows in lower case continues the sentence.
-    if (/\p{Ll}/u.test(following)) continue
-    if (marks === '.') {
-      // The word before the stop. Words before different stops do not overlap (a space
-      // follows each stop), so the backward scans add up to one pass over the text.
-      let wordStart = match.index
-      while (wordStart > start && !/\s/u.test(text.charAt(wordStart - 1))) wordStart--
-      if (isAbbreviation(text.slice(wordStart, match.index), following)) continue
-    }
-    sentences.push(text.slice(start, end))
-    start = end
-  }
-  sentences.push(text.slice(start))
-  return sentences.map((s) => s.trim()).filter((s) => /[\p{L}\p{N}]/u.test(s))
-}
 
 // ---------------------------------------------------------------------------------------
 // Proper names
@@ -382,6 +291,30 @@ export const NAME_EQUIVALENTS: Readonly<Record<string, readonly string[]>> = {
   'Stoicks': ['Stoics'],
   'Melchisedec': ['Melchizedek'],
   'Aceldama': ['Akeldama'],
+  // Greek and older English forms of names a modern text spells otherwise (asked for by the
+  // writers of the New Testament content, who had to keep the KJV form).
+  'Galilæans': ['Galileans'],
+  'Galilæan': ['Galilean'],
+  'Chaldæans': ['Chaldeans'],
+  'Arimathæa': ['Arimathea'],
+  'Nineve': ['Nineveh'],
+  'Thamar': ['Tamar'],
+  'Urias': ['Uriah'],
+  'Roboam': ['Rehoboam'],
+  'Sadoc': ['Zadok'],
+  'Chanaan': ['Canaan'],
+  'Charran': ['Haran'],
+  'Sychem': ['Shechem'],
+  'Emmor': ['Hamor'],
+  'Madian': ['Midian'],
+  'Saron': ['Sharon'],
+  'Cis': ['Kish'],
+  'Phenice': ['Phoenicia', 'Phoenix'],
+  'Phenicia': ['Phoenicia'],
+  'Mercurius': ['Hermes'],
+  'Cedron': ['Kidron'],
+  'Jewess': ['Jewish'],
+  'Lycaonia': ['Lycaonian'],
 }
 
 /**
@@ -477,103 +410,15 @@ function missingNames(names: readonly string[], text: string): string[] {
 }
 
 // ---------------------------------------------------------------------------------------
-// Plain text
-
-const LINE_BREAK = /[\n\r\v\f\u0085\u2028\u2029]/u
-// C0 and C1 controls other than the line breaks (tab included), zero-width characters, BOM.
-const CONTROL = /[\u0000-\u0009\u000e-\u001f\u007f-\u0084\u0086-\u009f\u200b-\u200d\u2060\ufeff]/u
-
-/** Markup a plain-text field must not contain, with how to name it in a message. */
-const MARKUP: ReadonlyArray<{ readonly pattern: RegExp; readonly what: string }> = [
-  // Bounded by the next "<", so a long run of "<" cannot make the search quadratic.
-  { pattern: /<\/?[A-Za-z][^<>]*>|<!--/u, what: 'an HTML/XML tag' },
-  { pattern: /&(?:[A-Za-z][A-Za-z0-9]*|#\d+|#x[0-9A-Fa-f]+);/u, what: 'an HTML entity' },
-  { pattern: /\[[^[\]]*\][([]/u, what: 'a Markdown link' },
-  { pattern: /\b(?:https?|ftp):\/\/|\bwww\.[\p{L}\p{N}-]+\.|\bmailto:/iu, what: 'a URL' },
-  { pattern: /`/u, what: 'a backtick' },
-  { pattern: /\*/u, what: 'an asterisk' },
-  { pattern: /_/u, what: 'an underscore' },
-  { pattern: /~~/u, what: 'Markdown strikethrough' },
-  // [ \t]* rather than \s*, which would run across line breaks and make many lines quadratic.
-  { pattern: /^[ \t]*(?:#|>|[-+][ \t])/mu, what: 'a Markdown heading, quote or list marker' },
-]
-
-/** Shows a found piece of text in a message: quoted, on one line, cut short. */
-function quote(text: string, max = 40): string {
-  const flat = text.replace(/\s+/gu, ' ')
-  return JSON.stringify(flat.length > max ? `${flat.slice(0, max - 1)}…` : flat)
-}
-
-function codePoint(char: string): string {
-  return `U+${(char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`
-}
-
-// ---------------------------------------------------------------------------------------
 // Validation
-
-function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`
-}
-
-/** The rules every field of every style follows. */
-function checkPlainText(field: string, text: string, issues: ValidationIssue[]): void {
-  const lineBreak = LINE_BREAK.exec(text)
-  if (lineBreak !== null) {
-    issues.push({
-      field,
-      rule: 'line_break',
-      message: `contains a line break (${codePoint(lineBreak[0])}) at character ${lineBreak.index + 1}; write the field as one line`,
-    })
-  }
-  const control = CONTROL.exec(text)
-  if (control !== null) {
-    issues.push({
-      field,
-      rule: 'control_character',
-      message: `contains the control or invisible character ${codePoint(control[0])} at character ${control.index + 1}; remove it`,
-    })
-  }
-  const found: string[] = []
-  for (const { pattern, what } of MARKUP) {
-    const match = pattern.exec(text)
-    if (match !== null) found.push(`${what} ${quote(match[0].trim() === '' ? match[0] : match[0].trim())}`)
-  }
-  if (found.length > 0) {
-    issues.push({ field, rule: 'markup', message: `contains markup: ${found.join(', ')}; write plain text only` })
-  }
-}
 
 /** The rules of one field's own kind: sentences, words, length against the verse, names. */
 function checkField(field: FieldName, text: string, kjvText: string, issues: ValidationIssue[]): void {
   if (field === 'bottom_line') {
-    const sentences = splitSentences(text)
-    if (sentences.length !== 1) {
-      issues.push({
-        field,
-        rule: 'bottom_line_sentences',
-        message:
-          sentences.length === 0
-            ? 'must be exactly one sentence; found none (no letters or digits)'
-            : `must be exactly one sentence; found ${sentences.length}: ${sentences.slice(0, 3).map((s) => quote(s, 30)).join(', ')}${sentences.length > 3 ? ', …' : ''}`,
-      })
-    }
-    const words = countWords(text)
-    if (words > BOTTOM_LINE_MAX_WORDS) {
-      issues.push({
-        field,
-        rule: 'bottom_line_words',
-        message: `has ${words} words; at most ${BOTTOM_LINE_MAX_WORDS} are allowed (cut ${words - BOTTOM_LINE_MAX_WORDS})`,
-      })
-    }
+    issues.push(...bottomLineIssues(field, text))
   } else if (field === 'historical_context' || field === 'practical_reflection') {
-    const count = splitSentences(text).length
-    if (count < MIN_SENTENCES || count > MAX_SENTENCES) {
-      issues.push({
-        field,
-        rule: 'sentence_count',
-        message: `has ${plural(count, 'sentence')}; ${MIN_SENTENCES} to ${MAX_SENTENCES} are allowed`,
-      })
-    }
+    const issue = sentenceCountIssue(field, text, MIN_SENTENCES, MAX_SENTENCES)
+    if (issue !== undefined) issues.push(issue)
   } else {
     const kjvWords = countWords(kjvText)
     const words = countWords(text)
@@ -593,7 +438,7 @@ function checkField(field: FieldName, text: string, kjvText: string, issues: Val
     if (missing.length > 0) {
       const described = missing.map((name) => {
         const others = EQUIVALENTS_BY_NAME.get(normalizeName(name))
-        return others === undefined ? quote(name) : `${quote(name)} (or ${others.map((o) => quote(o)).join(' or ')})`
+        return others === undefined ? excerpt(name) : `${excerpt(name)} (or ${others.map((o) => excerpt(o)).join(' or ')})`
       })
       issues.push({
         field,
@@ -604,25 +449,59 @@ function checkField(field: FieldName, text: string, kjvText: string, issues: Val
   }
 }
 
+/** The editorial gates of one field (file comment): the field gates, and the verse's numbers in simplified_text. */
+function checkEditorial(field: FieldName, text: string, kjvText: string, issues: ValidationIssue[]): void {
+  if (field === 'simplified_text') {
+    const numbers = numbersIssue(field, text, kjvText)
+    if (numbers !== undefined) issues.push(numbers)
+  }
+  issues.push(
+    ...fieldGateIssues(field, text, {
+      kjvText: field === 'simplified_text' ? kjvText : undefined,
+      // A note may discuss a word of the KJV, quoted as the KJV prints it.
+      quotationsExempt: field === 'historical_context',
+    }),
+  )
+}
+
+/**
+ * The storage level's archaic rule: the narrow forms, in the faithful style only, with the
+ * same exception as the editorial gate for words a note quotes.
+ */
+function checkStoredArchaic(style: Style, field: FieldName, text: string, issues: ValidationIssue[]): void {
+  if (style !== 'faithful') return
+  const archaic = findArchaicForms(field === 'historical_context' ? blankQuotations(text) : text)
+  if (archaic.length > 0) {
+    issues.push({
+      field,
+      rule: 'archaic_form',
+      message: `uses archaic ${archaic.length === 1 ? 'form' : 'forms'} ${archaic.map((a) => excerpt(a)).join(', ')}; the faithful style is modern English`,
+    })
+  }
+}
+
 /**
  * Checks one verse's content for a style against the rules in the file comment.
  * Every field is checked and every broken rule reported; an empty list means valid.
  * Field values are judged trimmed: callers store `value.trim()`.
  * @param fields the content fields only (no slug, style or provenance): any other key is an
  *   `unexpected_field` issue.
- * @param kjvText the KJV text of the verse, for the length ratio and the proper names.
+ * @param kjvText the KJV text of the verse, for the length ratio, the proper names, the
+ *   numbers and the final punctuation of simplified_text.
+ * @param options.level `editorial` (default) or `storage`: see {@link ValidationLevel}.
  * @throws RangeError when kjvText has no words: a caller error, not a content problem.
  */
-export function validateContent(style: Style, fields: Record<string, unknown>, kjvText: string): ValidationIssue[] {
+export function validateContent(style: Style, fields: Record<string, unknown>, kjvText: string, options: { readonly level?: ValidationLevel } = {}): ValidationIssue[] {
   if (countWords(kjvText) === 0) throw new RangeError('validateContent: kjvText has no words')
   const expected: readonly FieldName[] | undefined = Object.hasOwn(STYLE_FIELDS, style) ? STYLE_FIELDS[style] : undefined
   if (expected === undefined) {
-    return [{ field: 'style', rule: 'unknown_style', message: `${quote(String(style))} is not a style; use "faithful" or "casual"` }]
+    return [{ field: 'style', rule: 'unknown_style', message: `${excerpt(String(style))} is not a style; use "faithful" or "casual"` }]
   }
   // Imported JSON is typed only by assertion; a line holding an array or a string must not throw.
   if (typeof fields !== 'object' || fields === null || Array.isArray(fields)) {
     return [{ field: '(content)', rule: 'type', message: 'must be an object of content fields' }]
   }
+  const editorial = (options.level ?? 'editorial') === 'editorial'
   const issues: ValidationIssue[] = []
   for (const field of expected) {
     const value = Object.hasOwn(fields, field) ? fields[field] : undefined
@@ -643,18 +522,10 @@ export function validateContent(style: Style, fields: Record<string, unknown>, k
     if (text.length > MAX_FIELD_LENGTH) {
       issues.push({ field, rule: 'too_long', message: `is ${text.length} characters long; at most ${MAX_FIELD_LENGTH} are allowed` })
     }
-    checkPlainText(field, text, issues)
+    issues.push(...plainTextIssues(field, text))
     checkField(field, text, kjvText, issues)
-    if (style === 'faithful') {
-      const archaic = findArchaicForms(text)
-      if (archaic.length > 0) {
-        issues.push({
-          field,
-          rule: 'archaic_form',
-          message: `uses archaic ${archaic.length === 1 ? 'form' : 'forms'} ${archaic.map((a) => quote(a)).join(', ')}; the faithful style is modern English`,
-        })
-      }
-    }
+    if (editorial) checkEditorial(field, text, kjvText, issues)
+    else checkStoredArchaic(style, field, text, issues)
   }
   for (const key of Object.keys(fields).sort()) {
     if (!(expected as readonly string[]).includes(key)) {

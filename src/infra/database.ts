@@ -8,6 +8,7 @@ import { PGlite } from '@electric-sql/pglite'
 import { Kysely, Migrator, PostgresDialect, sql } from 'kysely'
 import pg from 'pg'
 import type { Database } from '../../db/schema.js'
+import { DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts } from '../config.js'
 import { migrations } from '../../db/migrations/index.js'
 import { PGliteDialect } from './pglite-dialect.js'
 
@@ -24,15 +25,50 @@ export interface DatabaseHandle {
 
 /** Where to find the database: a PostgreSQL URL, a PGlite folder, or PGlite in memory. */
 export type DatabaseLocation =
-  | { readonly kind: 'postgres'; readonly url: string; readonly poolSize?: number }
+  | {
+      readonly kind: 'postgres'
+      readonly url: string
+      readonly poolSize?: number
+      readonly timeouts?: DatabaseTimeouts
+      /** Told when an idle connection dies (a restart, a failover, pg_terminate_backend); the pool replaces it. */
+      readonly onConnectionError?: (error: Error) => void
+    }
   | { readonly kind: 'pglite'; readonly dir: string | undefined }
 
-/** Chooses the location from configuration: DATABASE_URL wins over DATA_DIR. */
-export function databaseLocation(config: { readonly databaseUrl: string | undefined; readonly dataDir: string }): DatabaseLocation {
+/**
+ * Chooses the location from configuration: DATABASE_URL wins over DATA_DIR.
+ * @param onConnectionError for PostgreSQL: told when an idle connection dies.
+ */
+export function databaseLocation(
+  config: { readonly databaseUrl: string | undefined; readonly dataDir: string; readonly databaseTimeouts: DatabaseTimeouts },
+  onConnectionError?: (error: Error) => void,
+): DatabaseLocation {
   return config.databaseUrl !== undefined
-    ? { kind: 'postgres', url: config.databaseUrl }
+    ? { kind: 'postgres', url: config.databaseUrl, timeouts: config.databaseTimeouts, ...(onConnectionError === undefined ? {} : { onConnectionError }) }
     : { kind: 'pglite', dir: join(resolve(config.dataDir), 'pglite') }
 }
+
+/** The pool of a PostgreSQL location: bounded connects and statements, and dead connections reported, not thrown. */
+function createPool(location: Extract<DatabaseLocation, { kind: 'postgres' }>): pg.Pool {
+  const timeouts = location.timeouts ?? DEFAULT_DATABASE_TIMEOUTS
+  const pool = new pg.Pool({
+    connectionString: location.url,
+    max: location.poolSize ?? 10,
+    connectionTimeoutMillis: timeouts.connectMs,
+    statement_timeout: timeouts.statementMs,
+    // The server enforces statement_timeout; this catches a server that stops answering at all.
+    query_timeout: timeouts.statementMs + 5_000,
+    idle_in_transaction_session_timeout: timeouts.statementMs * 2,
+    keepAlive: true,
+  })
+  // An idle connection that dies emits 'error' on the pool; unhandled, it would end the
+  // process. The pool drops that connection and opens a new one on the next query.
+  pool.on('error', (error) => location.onConnectionError?.(error))
+  return pool
+}
+
+/** How long /readyz waits for the database before it says "not ready". */
+const PING_TIMEOUT_MS = 2_000
 
 /**
  * Opens the database.
@@ -41,8 +77,7 @@ export function databaseLocation(config: { readonly databaseUrl: string | undefi
 export async function openDatabase(location: DatabaseLocation): Promise<DatabaseHandle> {
   let db: Kysely<Database>
   if (location.kind === 'postgres') {
-    const pool = new pg.Pool({ connectionString: location.url, max: location.poolSize ?? 10 })
-    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
+    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: createPool(location) }) })
   } else {
     if (location.dir !== undefined) mkdirSync(location.dir, { recursive: true })
     const pglite = await PGlite.create(location.dir === undefined ? undefined : location.dir)
@@ -52,7 +87,15 @@ export async function openDatabase(location: DatabaseLocation): Promise<Database
     db,
     kind: location.kind,
     async ping() {
-      await sql`select 1`.execute(db)
+      let timer: NodeJS.Timeout | undefined
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`the database did not answer within ${PING_TIMEOUT_MS} ms`)), PING_TIMEOUT_MS)
+      })
+      try {
+        await Promise.race([sql`select 1`.execute(db), timeout])
+      } finally {
+        clearTimeout(timer)
+      }
     },
     async close() {
       await db.destroy()

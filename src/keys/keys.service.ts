@@ -3,7 +3,7 @@
  * Used by the HTTP routes and the operator CLI alike.
  */
 import { randomUUID } from 'node:crypto'
-import { TIERS, type QuotaConfig, type Tier } from '../config.js'
+import { isTier, TIERS, type QuotaConfig, type Tier } from '../config.js'
 import { AppError } from '../errors.js'
 import { normalisePattern } from './domains.js'
 import { displayPrefix, generateKey, hashKey } from './key-format.js'
@@ -49,7 +49,7 @@ export class KeysService {
     if (/[\u0000-\u001f\u007f]/.test(name)) {
       throw new AppError('invalid_parameter', 'name must not contain control characters.', { errors: [{ location: 'body/name', message: 'must not contain control characters' }] })
     }
-    if (input.tier !== undefined && !(TIERS as readonly string[]).includes(input.tier)) {
+    if (input.tier !== undefined && !isTier(input.tier)) {
       throw new AppError('invalid_parameter', `tier must be one of ${TIERS.join(', ')}.`)
     }
     const domains = this.normaliseDomains(input.allowedDomains ?? [])
@@ -90,18 +90,13 @@ export class KeysService {
    * @throws AppError key_not_found or invalid_parameter.
    */
   async setTier(id: string, tier: string): Promise<KeyRecord> {
-    if (tier !== 'free' && tier !== 'developer' && tier !== 'scale') {
-      throw new AppError('invalid_parameter', `tier must be one of free, developer, scale (got ${JSON.stringify(tier.slice(0, 40))}).`)
+    if (!isTier(tier)) {
+      throw new AppError('invalid_parameter', `tier must be one of ${TIERS.join(', ')} (got ${JSON.stringify(tier.slice(0, 40))}).`)
     }
     const record = UUID.test(id) ? await this.repository.setTier(id.toLowerCase(), tier) : undefined
     if (record === undefined) throw new AppError('key_not_found', 'No active key with this id.')
     this.verifier.noteChanged(record)
     return record
-  }
-
-  /** The monthly allowance of a tier. */
-  limitOf(tier: Tier): number {
-    return this.quotas.monthly[tier]
   }
 
   private normaliseDomains(patterns: readonly string[]): string[] {

@@ -13,10 +13,8 @@ import { isJSONRPCRequest } from '@modelcontextprotocol/sdk/types.js'
 import { routes } from '../../generated/route-schemas.js'
 import type { Config } from '../config.js'
 import { AppError } from '../errors.js'
-import { apiKeyHook } from '../keys/api-key.auth.js'
-import type { KeyVerifier } from '../keys/key-verifier.js'
-import { quotaExceeded, rateLimitHeadersHook, setHeaders } from '../quotas/quota.http.js'
-import type { QuotaService } from '../quotas/quota.service.js'
+import { requireApiKey } from '../keys/api-key.plugin.js'
+import type { Metering } from '../quotas/metering.js'
 import { ClientMemory } from './mcp.attribution.js'
 import { allowedOrigins, mcpPreflightHeaders, originHook } from './mcp.origin.js'
 import { createMcpServer, type McpCallContext } from './mcp.server.js'
@@ -24,8 +22,7 @@ import { McpToolsService, type McpToolsDeps } from './mcp.service.js'
 
 /** What the MCP routes need: the services the tools read, the key and quota rules, configuration. */
 export interface McpRouteDeps extends Omit<McpToolsDeps, 'citation'> {
-  readonly keys: KeyVerifier
-  readonly quotas: QuotaService
+  readonly metering: Metering
   readonly config: Pick<Config, 'publicBaseUrl' | 'mcpAllowedOrigins' | 'attributionSource' | 'attributionLicense'>
 }
 
@@ -37,7 +34,7 @@ const FORWARDED_HEADERS = ['accept', 'content-type', 'mcp-protocol-version', 'mc
 
 /** Registers the MCP endpoint at both paths. */
 export function registerMcpRoutes(app: FastifyInstance, deps: McpRouteDeps): void {
-  const { quotas, config } = deps
+  const { metering, config } = deps
   const tools = new McpToolsService({
     verses: deps.verses,
     passages: deps.passages,
@@ -45,39 +42,31 @@ export function registerMcpRoutes(app: FastifyInstance, deps: McpRouteDeps): voi
     search: deps.search,
     citation: { source: config.attributionSource, license: config.attributionLicense },
   })
-  if (!app.hasRequestDecorator('apiKey')) app.decorateRequest('apiKey', undefined)
   const origin = originHook(allowedOrigins(config.publicBaseUrl, config.mcpAllowedOrigins))
-  const authenticate = apiKeyHook(deps.keys)
-  const rateLimitHeaders = rateLimitHeadersHook(quotas)
   const base = new URL(config.publicBaseUrl).origin
   const clients = new ClientMemory()
 
   async function handler(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
-    const key = request.apiKey
-    if (key === undefined) throw new Error('onRequest did not authenticate')
+    const key = requireApiKey(request)
     const body = request.body
     if (body === undefined) throw new AppError('unsupported_media_type', 'Send one JSON-RPC message as application/json.')
     if (body === MALFORMED) return jsonRpcError(reply, -32700, 'Parse error: the body is not valid JSON (or it uses __proto__ or constructor.prototype keys).')
     // Batches left MCP with revision 2025-06-18, and one message per request keeps the quota
     // answer (one 429 or one result) exact.
     if (Array.isArray(body)) return jsonRpcError(reply, -32600, 'Invalid Request: send one JSON-RPC message per request (batches are not supported).')
-    if (isCountedCall(body, tools)) {
-      const state = await quotas.state(key)
-      if (state.remaining === 0) throw quotaExceeded(quotas, state)
-    }
+    if (isCountedCall(body, tools)) await metering.admitUncounted(request, reply)
     const userAgent = request.headers['user-agent']
     if (isJSONRPCRequest(body)) clients.remember(key.id, userAgent, body.method, body.params)
     const rememberedClient = clients.recall(key.id, userAgent)
     const { message, sentArguments } = withObjectArguments(body)
     const context: McpCallContext = { key, userAgent, ...(rememberedClient === undefined ? {} : { rememberedClient }), ...sentArguments }
-    const server = createMcpServer({ tools, quotas, logger: request.log }, context)
+    const server = createMcpServer({ tools, metering, logger: request.log }, context)
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
     try {
       await server.connect(transport)
       const response = await transport.handleRequest(webRequest(request, base), { parsedBody: message })
       const text = await response.text()
-      if (context.exhausted !== undefined) throw quotaExceeded(quotas, context.exhausted)
-      if (context.counted !== undefined) setHeaders(reply, quotas.headers(context.counted))
+      if (context.outcome !== undefined) metering.settle(reply, context.outcome)
       reply.code(response.status)
       const type = response.headers.get('content-type')
       if (type !== null) reply.type(type)
@@ -97,7 +86,7 @@ export function registerMcpRoutes(app: FastifyInstance, deps: McpRouteDeps): voi
       parseJson(request, text as string, (error, value) => done(null, error instanceof Error ? MALFORMED : value))
     })
     for (const route of [routes.postMcp, routes.postMcpV1]) {
-      scope.route({ method: route.method, url: route.url, onRequest: [origin, authenticate], onSend: rateLimitHeaders, handler })
+      scope.route({ method: route.method, url: route.url, onRequest: [origin, metering.authenticate], onSend: metering.quotaHeaders, handler })
     }
     const preflight = mcpPreflightHeaders()
     for (const route of [routes.preflightMcp, routes.preflightMcpV1]) {

@@ -10,7 +10,8 @@ import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, typ
 import { AppError } from '../errors.js'
 import type { KeyRecord } from '../keys/keys.repository.js'
 import { SERVER_VERSION } from '../meta/version.js'
-import type { QuotaService, QuotaState } from '../quotas/quota.service.js'
+import type { Metering } from '../quotas/metering.js'
+import type { ConsumeOutcome } from '../quotas/quota.service.js'
 import { clientOf } from './mcp.attribution.js'
 import type { McpToolsService } from './mcp.service.js'
 import { MCP_TOOLS } from './mcp.tools.js'
@@ -46,16 +47,18 @@ export interface McpCallContext {
    * gets the tool error that bad arguments get.
    */
   readonly sentArguments?: unknown
-  /** The quota after the query this request counted, if it counted one. */
-  counted?: QuotaState
-  /** Set when a call found the quota exhausted (another request took the last query after the route's check). */
-  exhausted?: QuotaState
+  /**
+   * The outcome of the query this request tried to count, if any: allowed (the route writes
+   * its headers) or not (another request took the last query after the route's check; the
+   * route answers 429 instead of the result).
+   */
+  outcome?: ConsumeOutcome
 }
 
 /** What the server needs besides the request's context. */
 export interface McpServerDeps {
   readonly tools: McpToolsService
-  readonly quotas: QuotaService
+  readonly metering: Metering
   readonly logger: FastifyBaseLogger
 }
 
@@ -67,7 +70,7 @@ export function createMcpServer(deps: McpServerDeps, context: McpCallContext): S
   const server = new Server(MCP_SERVER_INFO, { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: SCHEMA_VALIDATOR })
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: LISTED_TOOLS }))
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
-    const { tools, quotas } = deps
+    const { tools, metering } = deps
     const name = request.params.name
     if (!tools.has(name)) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name.slice(0, 100)}. Call tools/list for the tools.`)
     const args = request.params.arguments ?? {}
@@ -82,17 +85,14 @@ export function createMcpServer(deps: McpServerDeps, context: McpCallContext): S
       throw new McpError(ErrorCode.InternalError, 'An unexpected error occurred. It has been logged.')
     }
     if (outcome.served !== undefined) {
-      const consumed = await quotas.consume(context.key, 'mcp', outcome.served.style, {
+      const consumed = await metering.consume(context.key, 'mcp', outcome.served.style, {
         client: clientOf(request.method, request.params, context.userAgent, context.rememberedClient),
         tool: name,
         verseIds: outcome.served.verseIds,
       })
-      if (!consumed.allowed) {
-        // The route answers 429 instead of this result: nothing was served or counted.
-        context.exhausted = consumed.state
-        return toolError('The API key has no queries left this month.')
-      }
-      context.counted = consumed.state
+      context.outcome = consumed
+      // The route answers 429 instead of this result: nothing was served or counted.
+      if (!consumed.allowed) return toolError('The API key has no queries left this month.')
     }
     return { content: [{ type: 'text', text: outcome.text }], structuredContent: outcome.structured }
   })

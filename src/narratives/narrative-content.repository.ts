@@ -1,6 +1,7 @@
 /** SQL for stored narrative content: the only module that touches `narrative_content`. */
 import { sql, type Kysely } from 'kysely'
 import type { Database } from '../../db/schema.js'
+import { SHIPPED_PROMPT_PREFIX } from '../content/content.store.js'
 
 /** The styles a narrative is told in. */
 export type NarrativeStyle = 'faithful' | 'casual'
@@ -45,7 +46,7 @@ export class NarrativeContentRepository {
   }
 
   /** Inserts or replaces rows (key: narrative, style, method). */
-  async upsertMany(rows: readonly StoredNarrativeContent[]): Promise<void> {
+  async upsertMany(rows: readonly StoredNarrativeContent[], options: { readonly keepOperatorRows?: boolean } = {}): Promise<void> {
     if (rows.length === 0) return
     await this.db
       .insertInto('narrative_content')
@@ -70,30 +71,46 @@ export class NarrativeContentRepository {
           content_hash: eb.ref('excluded.content_hash'),
           // Unchanged text keeps its date, so re-importing the same file changes nothing.
           created_at: sql<Date>`case when narrative_content.content_hash = excluded.content_hash then narrative_content.created_at else now() end`,
-        })),
+        })).$call((update) =>
+          // The seed replaces only rows it owns: an operator's imported or generated row stays.
+          options.keepOperatorRows === true
+            ? update.where((eb) => eb.or([eb('narrative_content.method', '=', 'curated'), eb('narrative_content.prompt_version', 'like', `${SHIPPED_PROMPT_PREFIX}%`)]))
+            : update,
+        ),
       )
       .execute()
   }
 
-  /** Slugs that already have content of a style, method and prompt version (for resumable generation). */
-  async doneSlugs(style: NarrativeStyle, method: NarrativeMethod, promptVersion: string): Promise<Set<string>> {
+  /**
+   * Slugs whose content a generation run with this style and prompt version leaves alone:
+   * those already generated with it (a resumed run) and those with shipped content.
+   */
+  async coveredSlugs(style: NarrativeStyle, promptVersion: string): Promise<Set<string>> {
     const rows = await this.db
       .selectFrom('narrative_content')
       .select('narrative_slug')
       .where('style', '=', style)
-      .where('method', '=', method)
-      .where('prompt_version', '=', promptVersion)
+      .where((eb) =>
+        eb.or([
+          eb('method', '=', 'curated'),
+          eb.and([eb('method', '=', 'generated'), eb.or([eb('prompt_version', '=', promptVersion), eb('prompt_version', 'like', `${SHIPPED_PROMPT_PREFIX}%`)])]),
+        ]),
+      )
       .execute()
     return new Set(rows.map((r) => r.narrative_slug))
   }
 
-  /** Deletes curated rows whose (narrative, style) is not in `keep` (the seed file no longer has them). */
-  async deleteCuratedExcept(keep: readonly StoredNarrativeContent[]): Promise<void> {
-    const wanted = new Set(keep.map((r) => `${r.slug}:${r.style}`))
-    const existing = await this.db.selectFrom('narrative_content').select(['narrative_slug', 'style']).where('method', '=', 'curated').execute()
+  /** Deletes the shipped rows (curated, or generated with an editorial prompt) that `keep` no longer has. */
+  async deleteShippedExcept(keep: readonly StoredNarrativeContent[]): Promise<void> {
+    const wanted = new Set(keep.map((r) => `${r.slug}:${r.style}:${r.method}`))
+    const existing = await this.db
+      .selectFrom('narrative_content')
+      .select(['narrative_slug', 'style', 'method'])
+      .where((eb) => eb.or([eb('method', '=', 'curated'), eb.and([eb('method', '=', 'generated'), eb('prompt_version', 'like', `${SHIPPED_PROMPT_PREFIX}%`)])]))
+      .execute()
     for (const row of existing) {
-      if (wanted.has(`${row.narrative_slug}:${row.style}`)) continue
-      await this.db.deleteFrom('narrative_content').where('narrative_slug', '=', row.narrative_slug).where('style', '=', row.style).where('method', '=', 'curated').execute()
+      if (wanted.has(`${row.narrative_slug}:${row.style}:${row.method}`)) continue
+      await this.db.deleteFrom('narrative_content').where('narrative_slug', '=', row.narrative_slug).where('style', '=', row.style).where('method', '=', row.method).execute()
     }
   }
 

@@ -8,6 +8,8 @@ import { createHash } from 'node:crypto'
 import type { ImportReport } from '../content/content.service.js'
 import { outranks } from '../content/content.store.js'
 import { importAllOrNothing, parseJsonlLines, type RejectedLine } from '../content/jsonl.js'
+import { parseProvenance } from '../content/provenance.js'
+import { formatIssue } from '../text/issues.js'
 import { narrativeContentIssues } from './narrative-content.js'
 import type { NarrativeContentRepository, NarrativeMethod, NarrativeStyle, StoredNarrativeContent } from './narrative-content.repository.js'
 import type { NarrativeStore } from './narrative.store.js'
@@ -101,15 +103,11 @@ export class NarrativeContentService {
     if (typeof narrative !== 'string') return 'narrative is missing'
     if (this.narratives.get(narrative) === undefined) return `narrative ${JSON.stringify(narrative.slice(0, 80))} names no narrative`
     if (style !== 'faithful' && style !== 'casual') return 'style must be faithful or casual'
-    if (typeof provenance !== 'object' || provenance === null) return 'provenance is missing'
-    const { method, model, prompt_version: promptVersion } = provenance as Record<string, unknown>
-    if (method !== 'curated' && method !== 'generated') return 'provenance.method must be curated or generated'
-    if (typeof promptVersion !== 'string' || promptVersion.trim() === '' || promptVersion.length > 100) return 'provenance.prompt_version must be a short non-empty string'
-    if (method === 'generated' && (typeof model !== 'string' || model.trim() === '')) return 'provenance.model is required for generated content'
-    if (model !== undefined && model !== null && typeof model !== 'string') return 'provenance.model must be a string or null'
+    const origin = parseProvenance(provenance)
+    if (typeof origin === 'string') return origin
     const issues = narrativeContentIssues(style, summary, bottomLine)
-    if (issues.length > 0) return issues.join('; ')
-    return toRow(narrative, style, String(summary), String(bottomLine), method, typeof model === 'string' ? model : null, promptVersion)
+    if (issues.length > 0) return issues.map(formatIssue).join('; ')
+    return toRow(narrative, style, String(summary), String(bottomLine), origin.method, origin.model, origin.promptVersion)
   }
 }
 

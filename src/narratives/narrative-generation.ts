@@ -18,7 +18,7 @@ import type { NarrativeContentService } from './narrative-content.service.js'
 import type { Gospel, NarrativeRecord, NarrativeStore } from './narrative.store.js'
 
 /** The prompt version of each style: the name of its file in db/prompts, without `.md`. */
-export const NARRATIVE_PROMPT_VERSIONS: Readonly<Record<Style, string>> = Object.freeze({ faithful: 'narrative-faithful-v1', casual: 'narrative-casual-v1' })
+export const NARRATIVE_PROMPT_VERSIONS: Readonly<Record<Style, string>> = Object.freeze({ faithful: 'narrative-faithful-v2', casual: 'narrative-casual-v2' })
 
 /** The placeholders a narrative user template may use; see {@link buildNarrativeMessages}. */
 export const NARRATIVE_PLACEHOLDERS = ['title', 'reference', 'gospel', 'verse_count', 'kjv_text'] as const
@@ -40,7 +40,7 @@ export function loadNarrativePrompt(style: Style): PromptTemplate {
 
 /**
  * The JSON Schema of an answer (OpenAI strict subset: every property required). The finer
- * rules (sentence counts, word limit, archaic forms) are checked by narrativeContentIssues.
+ * rules (sentence counts, word limit, the editorial gates) are checked by narrativeContentIssues.
  */
 export const NARRATIVE_RESPONSE_SCHEMAS: Readonly<Record<Style, ResponseSchema>> = Object.freeze({
   faithful: narrativeSchema('plainverse_narrative_faithful', 'Precise modern English; no archaic forms.'),
@@ -122,7 +122,7 @@ export function selectNarratives(store: NarrativeStore, gospel: string | undefin
 
 async function planNarrativeWork(deps: NarrativeGenerationDeps, selection: NarrativeSelection, promptVersion: string): Promise<WorkPlan<NarrativeRecord>> {
   const selected = selectNarratives(deps.narratives, selection.gospel)
-  const done = await deps.repository.doneSlugs(selection.style, 'generated', promptVersion)
+  const done = await deps.repository.coveredSlugs(selection.style, promptVersion)
   const todo = selected.filter((n) => !done.has(n.slug))
   return { selected: selected.length, skipped: selected.length - todo.length, todo: selection.limit === undefined ? todo : todo.slice(0, selection.limit) }
 }
@@ -137,9 +137,9 @@ export function judgeNarrativeAnswer(style: Style, content: ParsedContent): Gene
   const { summary, bottom_line: bottomLine } = value as Record<string, unknown>
   const issues = narrativeContentIssues(style, summary, bottomLine)
   if (issues.length > 0) {
-    // Grouped by rule without the counts and words, so the report shows how often each kind of problem won.
-    const rules = [...new Set(issues.map((i) => i.replace(/ \(.*\)$|: .*$/, '')))].sort()
-    return { ok: false, reason: `invalid content: ${rules.join(', ')}`, problems: issues }
+    // Grouped by which rules broke (as for verses), so the report shows how often each kind of problem won.
+    const rules = [...new Set(issues.map((i) => `${i.field} ${i.rule}`))].sort()
+    return { ok: false, reason: `invalid content: ${rules.join(', ')}`, problems: issues.map((i) => `${i.field} (${i.rule}): ${i.message}`) }
   }
   return { ok: true, fields: { summary: String(summary), bottomLine: String(bottomLine) } }
 }

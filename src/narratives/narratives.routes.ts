@@ -3,10 +3,7 @@ import type { FastifyInstance } from 'fastify'
 import type { operations } from '../../generated/api-types.js'
 import { routes } from '../../generated/route-schemas.js'
 import { registerPreflight } from '../http/cors.js'
-import { apiKeyHook } from '../keys/api-key.auth.js'
-import type { KeyVerifier } from '../keys/key-verifier.js'
-import { quotaExceeded, rateLimitHeadersHook, setHeaders } from '../quotas/quota.http.js'
-import type { QuotaService } from '../quotas/quota.service.js'
+import type { Metering } from '../quotas/metering.js'
 import type { Gospel } from './narrative.store.js'
 import type { NarrativesService } from './narratives.service.js'
 
@@ -16,20 +13,19 @@ type GetNarrative = operations['getNarrative']['parameters']
 /** What the narrative routes need. */
 export interface NarrativeRouteDeps {
   readonly narratives: NarrativesService
-  readonly keys: KeyVerifier
-  readonly quotas: QuotaService
+  readonly metering: Metering
 }
 
 /** Registers GET /api/v1/narratives and GET /api/v1/narratives/{slug}. */
 export function registerNarrativeRoutes(app: FastifyInstance, deps: NarrativeRouteDeps): void {
-  const { narratives, keys, quotas } = deps
+  const { narratives, metering } = deps
 
   registerPreflight(app, routes.preflightNarratives, ['GET'])
   registerPreflight(app, routes.preflightNarrative, ['GET'])
 
   app.route<{ Querystring: ListQuery }>({
     ...routes.listNarratives,
-    onRequest: apiKeyHook(keys),
+    onRequest: metering.authenticate,
     handler(request) {
       const { gospel, q, limit, cursor } = request.query
       return narratives.list({
@@ -43,22 +39,16 @@ export function registerNarrativeRoutes(app: FastifyInstance, deps: NarrativeRou
 
   app.route<{ Params: GetNarrative['path']; Querystring: Required<NonNullable<GetNarrative['query']>> }>({
     ...routes.getNarrative,
-    onRequest: apiKeyHook(keys),
-    onSend: rateLimitHeadersHook(quotas),
+    onRequest: metering.authenticate,
+    onSend: metering.quotaHeaders,
     async handler(request, reply) {
-      const key = request.apiKey
-      if (key === undefined) throw new Error('onRequest did not authenticate')
       const narrative = narratives.find(request.params.slug)
       if (narrative === undefined) {
-        // An exhausted quota answers 429 before the lookup's 404, as on the verse endpoint.
-        const state = await quotas.state(key)
-        if (state.remaining === 0) throw quotaExceeded(quotas, state)
+        await metering.admitUncounted(request, reply)
         throw narratives.notFound(request.params.slug)
       }
       const resource = narratives.toResource(narrative, request.query.style)
-      const outcome = await quotas.consume(key, 'narrative', request.query.style)
-      if (!outcome.allowed) throw quotaExceeded(quotas, outcome.state)
-      setHeaders(reply, quotas.headers(outcome.state))
+      await metering.charge(request, reply, 'narrative', request.query.style)
       return resource
     },
   })

@@ -4,10 +4,7 @@ import type { operations } from '../../generated/api-types.js'
 import { routes } from '../../generated/route-schemas.js'
 import { AppError } from '../errors.js'
 import { registerPreflight } from '../http/cors.js'
-import { apiKeyHook } from '../keys/api-key.auth.js'
-import type { KeyVerifier } from '../keys/key-verifier.js'
-import { quotaExceeded, rateLimitHeadersHook, setHeaders } from '../quotas/quota.http.js'
-import type { QuotaService } from '../quotas/quota.service.js'
+import type { Metering } from '../quotas/metering.js'
 import type { PassageSelection, PassagesService } from './passages.service.js'
 
 type GetPassage = operations['getPassage']['parameters']
@@ -16,13 +13,12 @@ type ResolveQuery = operations['resolveReference']['parameters']['query']
 /** What the passage routes need. */
 export interface PassageRouteDeps {
   readonly passages: PassagesService
-  readonly keys: KeyVerifier
-  readonly quotas: QuotaService
+  readonly metering: Metering
 }
 
 /** Registers GET /api/v1/passage/{ref} and GET /api/v1/resolve. */
 export function registerPassageRoutes(app: FastifyInstance, deps: PassageRouteDeps): void {
-  const { passages, keys, quotas } = deps
+  const { passages, metering } = deps
 
   // The free-text parser is built once the server listens, so start-up to ready does not wait.
   app.addHook('onListen', (done) => {
@@ -35,7 +31,7 @@ export function registerPassageRoutes(app: FastifyInstance, deps: PassageRouteDe
 
   app.route<{ Querystring: ResolveQuery }>({
     ...routes.resolveReference,
-    onRequest: apiKeyHook(keys),
+    onRequest: metering.authenticate,
     handler(request) {
       return { query: request.query.q, references: passages.resolve(request.query.q) }
     },
@@ -43,28 +39,21 @@ export function registerPassageRoutes(app: FastifyInstance, deps: PassageRouteDe
 
   app.route<{ Params: GetPassage['path']; Querystring: Required<NonNullable<GetPassage['query']>> }>({
     ...routes.getPassage,
-    onRequest: apiKeyHook(keys),
-    onSend: rateLimitHeadersHook(quotas),
+    onRequest: metering.authenticate,
+    onSend: metering.quotaHeaders,
     async handler(request, reply) {
-      const key = request.apiKey
-      if (key === undefined) throw new Error('onRequest did not authenticate')
       let selection: PassageSelection
       try {
         selection = passages.select(request.params.ref)
       } catch (error) {
         // Too long is a property of the request (400, before the quota); not found is a lookup
-        // (404), so an exhausted quota answers 429 first, as on the verse endpoint.
-        if (error instanceof AppError && error.code === 'passage_not_found') {
-          const state = await quotas.state(key)
-          if (state.remaining === 0) throw quotaExceeded(quotas, state)
-        }
+        // (404), so an exhausted quota answers 429 first, as on every counted endpoint.
+        if (error instanceof AppError && error.code === 'passage_not_found') await metering.admitUncounted(request, reply)
         throw error
       }
       const style = request.query.style
       const resource = passages.toResource(selection, style)
-      const outcome = await quotas.consume(key, 'passage', style)
-      if (!outcome.allowed) throw quotaExceeded(quotas, outcome.state)
-      setHeaders(reply, quotas.headers(outcome.state))
+      await metering.charge(request, reply, 'passage', style)
       return resource
     },
   })

@@ -1,6 +1,6 @@
 /**
- * Monthly quota counters: the interface every backend implements (in-process, Redis) and the
- * calendar-month period the quota is counted in.
+ * Monthly quota counters: the interface every backend implements (in-process, Redis). The
+ * calendar-month period they count in is the ledger's (usage/period.ts).
  *
  * The counters are a fast, exact cache of the durable usage ledger in the database. They can
  * lose their state (process restart, Redis restart or eviction), so a missing counter is
@@ -18,10 +18,44 @@ export type ConsumeResult =
   /** No counter exists yet: initialise it from the ledger, then retry. */
   | { readonly status: 'uninitialised' }
 
+/**
+ * The counter backend cannot answer now (Redis down, reconnecting, or not answering in
+ * time). Requests that need it get a 503 with Retry-After; nothing is served uncounted.
+ */
+export class CounterUnavailableError extends Error {
+  override readonly name = 'CounterUnavailableError'
+
+  constructor(
+    message: string,
+    /**
+     * True when a consume was sent and its reply never came (a timeout, a dropped
+     * connection): it may have counted. The caller reconciles it (`QuotaCounter.reconcile`).
+     */
+    readonly outcomeUnknown = false,
+    options?: ErrorOptions,
+  ) {
+    super(message, options)
+  }
+}
+
 /** A per-key, per-period counter that is exact under concurrency. */
 export interface QuotaCounter {
-  /** Atomically adds one if the count is below `limit`. */
-  consume(keyId: string, period: string, limit: number): Promise<ConsumeResult>
+  /**
+   * Whether several instances share the counts (Redis). A shared counter that lost its state
+   * must be rebuilt from what every instance has counted, not just this one.
+   */
+  readonly shared: boolean
+  /**
+   * Atomically adds one if the count is below `limit`. `opId` names this consume, so that one
+   * whose outcome is unknown can be reconciled (without one, it cannot be).
+   * @throws CounterUnavailableError when the backend cannot answer now.
+   */
+  consume(keyId: string, period: string, limit: number, opId?: string): Promise<ConsumeResult>
+  /**
+   * Undoes the consume named `opId` if it counted (one whose reply was lost); true when it had
+   * counted and was refunded, false when it never counted.
+   */
+  reconcile(keyId: string, period: string, opId: string): Promise<boolean>
   /**
    * Sets the counter to `value` if it does not exist (rebuild from the ledger); returns the
    * current value. `expiresAt` is the end of the period (epoch ms). If `expiresAt` is already
@@ -39,52 +73,6 @@ export interface QuotaCounter {
   ping(): Promise<void>
   /** Releases the backend; later calls reject. */
   close(): Promise<void>
-}
-
-/** A calendar month in UTC, the period a monthly quota is counted in. */
-export interface MonthPeriod {
-  /** `YYYY-MM`, used in counter keys and the ledger. */
-  readonly id: string
-  /** First instant of the month (UTC). */
-  readonly start: Date
-  /** First instant of the next month (UTC): exclusive end, when the quota resets. */
-  readonly end: Date
-  /** Length of the month in seconds (28, 29, 30 or 31 days). */
-  readonly secondsInPeriod: number
-  /**
-   * Whole seconds until the reset, rounded up so that a client told to wait that long never
-   * retries while the period is still running; 0 once the period is over.
-   */
-  secondsToReset(now: Date): number
-}
-
-/**
- * The calendar month (UTC) that contains `now`.
- *
- * `Date.UTC` normalises month 12 to January of the next year, which covers December → January
- * and leap years without special cases.
- *
- * @param now - The instant to place; must be a valid Date.
- * @returns The month's id, bounds, length and a reset-countdown helper.
- * @throws RangeError if `now` is an invalid Date.
- */
-export function monthPeriod(now: Date): MonthPeriod {
-  const ms = now.getTime()
-  if (!Number.isFinite(ms)) throw new RangeError('monthPeriod: invalid date')
-  const year = now.getUTCFullYear()
-  const month = now.getUTCMonth()
-  const start = new Date(Date.UTC(year, month, 1))
-  const end = new Date(Date.UTC(year, month + 1, 1))
-  const endMs = end.getTime()
-  return Object.freeze({
-    id: `${String(year).padStart(4, '0')}-${String(month + 1).padStart(2, '0')}`,
-    start,
-    end,
-    secondsInPeriod: (endMs - start.getTime()) / 1000,
-    secondsToReset(at: Date): number {
-      return Math.max(0, Math.ceil((endMs - at.getTime()) / 1000))
-    },
-  })
 }
 
 /**

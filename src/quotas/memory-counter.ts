@@ -23,6 +23,8 @@ export interface MemoryQuotaCounterOptions {
 
 /** A `QuotaCounter` held in a Map; state is lost with the process, like a Redis restart. */
 export class MemoryQuotaCounter implements QuotaCounter {
+  /** One instance's counts: nobody else counts in them. */
+  readonly shared = false
   readonly #entries = new Map<string, Entry>()
   readonly #now: () => number
   #nextSweepAt = 0
@@ -35,8 +37,8 @@ export class MemoryQuotaCounter implements QuotaCounter {
     this.#now = options.now ?? Date.now
   }
 
-  /** Atomically adds one if the count is below `limit`. */
-  async consume(keyId: string, period: string, limit: number): Promise<ConsumeResult> {
+  /** Atomically adds one if the count is below `limit` (an in-process call always has an outcome: `opId` is not needed). */
+  async consume(keyId: string, period: string, limit: number, _opId?: string): Promise<ConsumeResult> {
     assertCounterArgs({ keyId, period, limit })
     const entry = this.#live(keyId, period)
     if (entry === undefined) return { status: 'uninitialised' }
@@ -60,6 +62,12 @@ export class MemoryQuotaCounter implements QuotaCounter {
   async peek(keyId: string, period: string): Promise<number | undefined> {
     assertCounterArgs({ keyId, period })
     return this.#live(keyId, period)?.count
+  }
+
+  /** Nothing to reconcile: an in-process consume never loses its outcome. */
+  async reconcile(keyId: string, period: string, _opId: string): Promise<boolean> {
+    assertCounterArgs({ keyId, period })
+    return false
   }
 
   /** Removes one previously consumed unit, never going below 0. */

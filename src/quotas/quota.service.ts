@@ -1,13 +1,16 @@
 /**
  * Monthly quotas: exact consumption through the counter, rebuilt from the ledger when the
- * counter has lost its state, and the rate-limit header fields that describe it.
+ * counter has lost its state. `state` is the one definition of a key's used and remaining
+ * queries that every answer (headers, /usage, the key list) reports.
  */
-import type { QuotaConfig } from '../config.js'
+import type { FastifyBaseLogger } from 'fastify'
+import { monthlyAllowance, type QuotaConfig } from '../config.js'
 import type { Clock } from '../infra/clock.js'
 import type { KeyRecord } from '../keys/keys.repository.js'
 import type { UsageAttribution } from '../usage/usage.journal.js'
-import type { CountedEndpoint, UsageService } from '../usage/usage.service.js'
-import { monthPeriod, type MonthPeriod, type QuotaCounter } from './counter.js'
+import { UsageNotSettledError, type CountedEndpoint, type UsageService } from '../usage/usage.service.js'
+import { monthPeriod, type MonthPeriod } from '../usage/period.js'
+import { CounterUnavailableError, type QuotaCounter } from './counter.js'
 
 /** A key's quota at one moment. */
 export interface QuotaState {
@@ -27,28 +30,43 @@ export interface ConsumeOutcome {
 
 /** How often to retry after initialising a lost counter (another request may race us). */
 const MAX_ATTEMPTS = 3
+/**
+ * How long a request waits while a lost shared counter is rebuilt (every live instance must
+ * flush its journal twice, about two seconds), before it gets a 503.
+ */
+const REBUILD_WAIT = Object.freeze({ timeoutMs: 8_000, pollMs: 100 })
+/** How often unreconciled consumes are tried again while Redis is away. */
+const RECONCILE_RETRY_MS = 1_000
 
 /** Quota rules over a counter backend. */
 export class QuotaService {
   // The current month, recomputed only when the clock leaves it (the hot path asks every time).
   private month: MonthPeriod | undefined
 
+  /** Rebuilds in progress, one per key and period, shared by the requests that wait on them. */
+  private readonly rebuilding = new Map<string, Promise<number>>()
+  /** Consumes whose reply was lost, by operation id, until the counter says whether they counted. */
+  private readonly unreconciled = new Map<string, { readonly keyId: string; readonly period: string }>()
+  private reconcileTimer: NodeJS.Timeout | undefined
+  private opSeq = 0
+
+  /**
+   * @param options.opPrefix names this instance's consumes in the counter (so that a lost
+   *   reply can be reconciled): unique per process.
+   * @param options.logger told what reconciliation finds.
+   */
   constructor(
     private readonly counter: QuotaCounter,
     private readonly usage: UsageService,
     private readonly quotas: QuotaConfig,
     private readonly clock: Clock,
+    private readonly options: { readonly opPrefix: string; readonly logger: Pick<FastifyBaseLogger, 'info' | 'warn'> },
   ) {}
 
   private periodAt(now: Date): MonthPeriod {
     const time = now.getTime()
     if (this.month === undefined || time < this.month.start.getTime() || time >= this.month.end.getTime()) this.month = monthPeriod(now)
     return this.month
-  }
-
-  /** The monthly allowance of a key. */
-  limitOf(key: KeyRecord): number {
-    return this.quotas.monthly[key.tier]
   }
 
   /** The key's current quota, without counting anything. */
@@ -67,9 +85,18 @@ export class QuotaService {
   async consume(key: KeyRecord, endpoint: CountedEndpoint, style: string, attribution?: UsageAttribution): Promise<ConsumeOutcome> {
     const now = this.clock.now()
     const period = this.periodAt(now)
-    const limit = this.limitOf(key)
+    const limit = monthlyAllowance(this.quotas, key.tier)
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const result = await this.counter.consume(key.id, period.id, limit)
+      const opId = `${this.options.opPrefix}:${++this.opSeq}`
+      let result
+      try {
+        result = await this.counter.consume(key.id, period.id, limit, opId)
+      } catch (error) {
+        // The reply was lost, not necessarily the consume: find out later, and refund it if it
+        // counted, so that the key is never charged for this query it is not served.
+        if (error instanceof CounterUnavailableError && error.outcomeUnknown) this.reconcileLater(key.id, period.id, opId)
+        throw error
+      }
       if (result.status === 'uninitialised') {
         await this.rebuild(key, period)
         continue
@@ -88,24 +115,62 @@ export class QuotaService {
     throw new Error(`quota counter for key ${key.id} could not be initialised`)
   }
 
-  /** The IETF (draft-ietf-httpapi-ratelimit-headers-11) and legacy X-RateLimit-* fields. */
-  headers(state: QuotaState): Record<string, string> {
-    return {
-      'ratelimit-policy': `"monthly";q=${state.limit};w=${state.period.secondsInPeriod}`,
-      ratelimit: `"monthly";r=${state.remaining};t=${state.resetSeconds}`,
-      'x-ratelimit-limit': String(state.limit),
-      'x-ratelimit-remaining': String(state.remaining),
-      'x-ratelimit-reset': String(Math.floor(state.period.end.getTime() / 1000)),
+  /** Stops retrying reconciliations (the process is stopping; what is left was logged). */
+  close(): void {
+    if (this.reconcileTimer !== undefined) clearTimeout(this.reconcileTimer)
+    this.reconcileTimer = undefined
+    if (this.unreconciled.size > 0) this.options.logger.warn({ consumes: this.unreconciled.size }, 'stopping with consumes not yet reconciled (their keys may be charged for queries not served)')
+  }
+
+  /**
+   * Rebuilds a counter that has no state, once per key and period however many requests wait.
+   * A counter only this instance uses starts from the ledger plus this instance's journal; a
+   * shared one (Redis) first waits until every live instance has flushed what it journalled,
+   * so that the rebuilt count includes every query counted anywhere.
+   */
+  private rebuild(key: KeyRecord, period: MonthPeriod): Promise<number> {
+    const id = `${key.id}:${period.id}`
+    let running = this.rebuilding.get(id)
+    if (running === undefined) {
+      running = this.totalForRebuild(key, period)
+        .then((total) => this.counter.initialise(key.id, period.id, total, period.end.getTime()))
+        .finally(() => this.rebuilding.delete(id))
+      this.rebuilding.set(id, running)
+    }
+    return running
+  }
+
+  private async totalForRebuild(key: KeyRecord, period: MonthPeriod): Promise<number> {
+    if (!this.counter.shared) return this.usage.keyTotal(key.id, period.id)
+    try {
+      return await this.usage.settledTotal(key.id, period.id, REBUILD_WAIT)
+    } catch (error) {
+      if (error instanceof UsageNotSettledError) throw new CounterUnavailableError(`The quota counter of this key is being rebuilt: ${error.message}.`)
+      throw error
     }
   }
 
-  private async rebuild(key: KeyRecord, period: MonthPeriod): Promise<number> {
-    const total = await this.usage.keyTotal(key.id, period.id)
-    return this.counter.initialise(key.id, period.id, total, period.end.getTime())
+  /** Queues a consume with an unknown outcome for reconciliation, retried until the counter answers. */
+  private reconcileLater(keyId: string, period: string, opId: string): void {
+    this.unreconciled.set(opId, { keyId, period })
+    this.reconcileTimer ??= setTimeout(() => void this.reconcileNow(), 0).unref()
+  }
+
+  private async reconcileNow(): Promise<void> {
+    for (const [opId, { keyId, period }] of [...this.unreconciled]) {
+      try {
+        const refunded = await this.counter.reconcile(keyId, period, opId)
+        this.unreconciled.delete(opId)
+        this.options.logger.info({ keyId, opId, refunded }, refunded ? 'a consume whose reply was lost had counted: refunded' : 'a consume whose reply was lost had not counted')
+      } catch {
+        // Still unavailable: the next round tries again.
+      }
+    }
+    this.reconcileTimer = this.unreconciled.size === 0 ? undefined : setTimeout(() => void this.reconcileNow(), RECONCILE_RETRY_MS).unref()
   }
 
   private describe(key: KeyRecord, period: MonthPeriod, used: number, now: Date): QuotaState {
-    const limit = this.limitOf(key)
+    const limit = monthlyAllowance(this.quotas, key.tier)
     return { limit, used, remaining: Math.max(0, limit - used), period, resetSeconds: period.secondsToReset(now) }
   }
 }

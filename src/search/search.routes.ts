@@ -3,10 +3,7 @@ import type { FastifyInstance } from 'fastify'
 import type { operations } from '../../generated/api-types.js'
 import { routes } from '../../generated/route-schemas.js'
 import { registerPreflight } from '../http/cors.js'
-import { apiKeyHook } from '../keys/api-key.auth.js'
-import type { KeyVerifier } from '../keys/key-verifier.js'
-import { quotaExceeded, rateLimitHeadersHook, setHeaders } from '../quotas/quota.http.js'
-import type { QuotaService } from '../quotas/quota.service.js'
+import type { Metering } from '../quotas/metering.js'
 import type { SearchService } from './search.service.js'
 
 type SearchQuery = operations['searchVerses']['parameters']['query']
@@ -14,8 +11,7 @@ type SearchQuery = operations['searchVerses']['parameters']['query']
 /** What the search routes need. */
 export interface SearchRouteDeps {
   readonly search: SearchService
-  readonly keys: KeyVerifier
-  readonly quotas: QuotaService
+  readonly metering: Metering
 }
 
 /**
@@ -23,23 +19,19 @@ export interface SearchRouteDeps {
  * listens (not before: start-up to ready must stay short).
  */
 export function registerSearchRoutes(app: FastifyInstance, deps: SearchRouteDeps): void {
-  const { search, keys, quotas } = deps
+  const { search, metering } = deps
 
   registerPreflight(app, routes.preflightSearch, ['GET'])
 
   app.route<{ Querystring: SearchQuery }>({
     ...routes.searchVerses,
-    onRequest: apiKeyHook(keys),
-    onSend: rateLimitHeadersHook(quotas),
+    onRequest: metering.authenticate,
+    onSend: metering.quotaHeaders,
     async handler(request, reply) {
-      const key = request.apiKey
-      if (key === undefined) throw new Error('onRequest did not authenticate')
       const { q, style = 'faithful', book, limit = '10', cursor } = request.query
       // Validation (400) comes before the quota (429); an empty result still counts.
       const results = await search.search({ q, style, limit: Number(limit), ...(book === undefined ? {} : { book }), ...(cursor === undefined ? {} : { cursor }) })
-      const outcome = await quotas.consume(key, 'search', style)
-      if (!outcome.allowed) throw quotaExceeded(quotas, outcome.state)
-      setHeaders(reply, quotas.headers(outcome.state))
+      await metering.charge(request, reply, 'search', style)
       return results
     },
   })

@@ -68,7 +68,8 @@ export class UsageRepository {
     return this.db.transaction().execute(async (trx) => {
       await trx
         .insertInto('usage_journal_state')
-        .values({ journal_id: journalId, applied_seq: 0 })
+        // Not a heartbeat: only a serving instance's periodic flush says it is alive.
+        .values({ journal_id: journalId, applied_seq: 0, heartbeat_at: new Date(0) })
         .onConflict((oc) => oc.column('journal_id').doNothing())
         .execute()
       const state = await trx
@@ -109,6 +110,32 @@ export class UsageRepository {
         .execute()
       return true
     })
+  }
+
+  /**
+   * Records a completed flush of a journal: everything it held when the flush began is in
+   * the ledger now. Other instances wait on these (see `journalStates`).
+   */
+  async heartbeat(journalId: string): Promise<void> {
+    await this.db
+      .insertInto('usage_journal_state')
+      .values({ journal_id: journalId, applied_seq: 0, flushes: 1 })
+      .onConflict((oc) => oc.column('journal_id').doUpdateSet({ flushes: sql<number>`usage_journal_state.flushes + 1`, heartbeat_at: sql<Date>`now()` }))
+      .execute()
+  }
+
+  /** Marks a journal's instance as stopped: nothing waits for its flushes any more. */
+  async retire(journalId: string): Promise<void> {
+    await this.db.updateTable('usage_journal_state').set({ heartbeat_at: new Date(0) }).where('journal_id', '=', journalId).execute()
+  }
+
+  /** Every journal's flush count and how long ago (by the database's clock) it last flushed. */
+  async journalStates(): Promise<Array<{ journalId: string; flushes: number; silentMs: number }>> {
+    const rows = await this.db
+      .selectFrom('usage_journal_state')
+      .select(['journal_id', 'flushes', sql<string>`floor(extract(epoch from (now() - heartbeat_at)) * 1000)`.as('silent_ms')])
+      .execute()
+    return rows.map((r) => ({ journalId: r.journal_id, flushes: Number(r.flushes), silentMs: Number(r.silent_ms) }))
   }
 
   /** Total queries of one key in one period. */

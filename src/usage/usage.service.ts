@@ -1,6 +1,7 @@
 /**
  * Usage: records counted queries (journal first, ledger in batches) and reports totals.
  */
+import { setTimeout as sleep } from 'node:timers/promises'
 import type { FastifyBaseLogger } from 'fastify'
 import type { UsageAttribution, UsageJournal } from './usage.journal.js'
 import type { ClientIncrement, LedgerIncrement, LedgerRow, UsageRepository, VerseIncrement } from './usage.repository.js'
@@ -22,6 +23,14 @@ export interface AttributionSummary {
   readonly byClient: Readonly<Record<string, number>>
   /** The verses served most, most first (ties in canonical order, i.e. by id). */
   readonly topVerses: ReadonlyArray<{ readonly verseId: number; readonly serves: number }>
+}
+
+/** How long since its last flush an instance still counts as alive for `settledTotal`. */
+const ALIVE_WITHIN_MS = 10_000
+
+/** `settledTotal` could not hear from every live instance in time. */
+export class UsageNotSettledError extends Error {
+  override readonly name = 'UsageNotSettledError'
 }
 
 /** Records and reports usage. */
@@ -53,48 +62,90 @@ export class UsageService {
     await this.journal.append(keyId, period, endpoint, style, attribution)
   }
 
-  /** Adds every journalled entry to the ledger; one flush at a time. */
+  /**
+   * Adds every journalled entry to the ledger; one flush at a time. A serving instance (one
+   * that was started) then records the flush: a heartbeat that other instances wait on.
+   */
   flush(): Promise<void> {
     return this.exclusive(async () => {
-      if (this.journal.pendingEntries().length === 0) return
-      await this.resync()
-      const batch = [...this.journal.pendingEntries()]
-      if (batch.length === 0) return
-      const first = batch[0]?.seq ?? 0
-      const last = batch[batch.length - 1]?.seq ?? 0
-      const sums = new Map<string, LedgerIncrement>()
-      const clients = new Map<string, ClientIncrement>()
-      const verses = new Map<string, VerseIncrement>()
-      for (const e of batch) {
-        const id = `${e.keyId}\t${e.period}\t${e.endpoint}\t${e.style}`
-        const current = sums.get(id)
-        sums.set(id, { keyId: e.keyId, period: e.period, endpoint: e.endpoint, style: e.style, queries: (current?.queries ?? 0) + 1 })
-        if (e.attribution === undefined) continue
-        const clientId = `${e.keyId}\t${e.period}\t${e.attribution.client}\t${e.attribution.tool}`
-        clients.set(clientId, { keyId: e.keyId, period: e.period, client: e.attribution.client, tool: e.attribution.tool, queries: (clients.get(clientId)?.queries ?? 0) + 1 })
-        // A verse served twice by one call (a passage like "John 3:16, 16") is one serve.
-        for (const verseId of new Set(e.attribution.verseIds)) {
-          const verseKey = `${e.keyId}\t${e.period}\t${verseId}`
-          verses.set(verseKey, { keyId: e.keyId, period: e.period, verseId, serves: (verses.get(verseKey)?.serves ?? 0) + 1 })
-        }
-      }
-      await this.repository.applyBatch(this.journal.journalId, first, last, [...sums.values()], { clients: [...clients.values()], verses: [...verses.values()] })
-      this.journal.markApplied(last)
+      await this.applyPending()
+      if (this.timer !== undefined) await this.repository.heartbeat(this.journal.journalId)
     })
   }
 
-  /** Flushes every `intervalMs` until stop(). */
-  start(intervalMs: number): void {
+  /**
+   * A key's total in a period as every live instance has counted it: flushes this instance's
+   * journal, then waits until each other instance that flushed within the last 10 s has
+   * completed two more flushes (the second began after this call started, so it carried
+   * everything that instance journalled before), then reads the ledger. A shared counter that
+   * lost its state (Redis flushed or restarted) is rebuilt from this.
+   * @throws UsageNotSettledError when a live instance has not flushed twice within `timeoutMs`.
+   */
+  async settledTotal(keyId: string, period: string, options: { readonly timeoutMs: number; readonly pollMs: number }): Promise<number> {
+    await this.flush()
+    const self = this.journal.journalId
+    const start = new Map((await this.repository.journalStates()).filter((j) => j.journalId !== self && j.silentMs < ALIVE_WITHIN_MS).map((j) => [j.journalId, j.flushes]))
+    const deadline = performance.now() + options.timeoutMs
+    while (start.size > 0) {
+      for (const state of await this.repository.journalStates()) {
+        const before = start.get(state.journalId)
+        // Flushed twice since, or silent long enough to count as gone (its journal is replayed when it restarts).
+        if (before !== undefined && (state.flushes >= before + 2 || state.silentMs >= ALIVE_WITHIN_MS)) start.delete(state.journalId)
+      }
+      if (start.size === 0) break
+      if (performance.now() > deadline) throw new UsageNotSettledError(`${start.size} instance(s) did not flush their usage within ${options.timeoutMs} ms`)
+      await sleep(options.pollMs)
+    }
+    return this.keyTotal(keyId, period)
+  }
+
+  /** Adds the journalled entries not yet in the ledger (inside `exclusive`). */
+  private async applyPending(): Promise<void> {
+    if (this.journal.pendingEntries().length === 0) return
+    await this.resync()
+    const batch = [...this.journal.pendingEntries()]
+    if (batch.length === 0) return
+    const first = batch[0]?.seq ?? 0
+    const last = batch[batch.length - 1]?.seq ?? 0
+    const sums = new Map<string, LedgerIncrement>()
+    const clients = new Map<string, ClientIncrement>()
+    const verses = new Map<string, VerseIncrement>()
+    for (const e of batch) {
+      const id = `${e.keyId}\t${e.period}\t${e.endpoint}\t${e.style}`
+      const current = sums.get(id)
+      sums.set(id, { keyId: e.keyId, period: e.period, endpoint: e.endpoint, style: e.style, queries: (current?.queries ?? 0) + 1 })
+      if (e.attribution === undefined) continue
+      const clientId = `${e.keyId}\t${e.period}\t${e.attribution.client}\t${e.attribution.tool}`
+      clients.set(clientId, { keyId: e.keyId, period: e.period, client: e.attribution.client, tool: e.attribution.tool, queries: (clients.get(clientId)?.queries ?? 0) + 1 })
+      // A verse served twice by one call (a passage like "John 3:16, 16") is one serve.
+      for (const verseId of new Set(e.attribution.verseIds)) {
+        const verseKey = `${e.keyId}\t${e.period}\t${verseId}`
+        verses.set(verseKey, { keyId: e.keyId, period: e.period, verseId, serves: (verses.get(verseKey)?.serves ?? 0) + 1 })
+      }
+    }
+    await this.repository.applyBatch(this.journal.journalId, first, last, [...sums.values()], { clients: [...clients.values()], verses: [...verses.values()] })
+    this.journal.markApplied(last)
+  }
+
+  /**
+   * Flushes every `intervalMs` until stop(), starting with one flush now: its heartbeat tells
+   * the other instances that this one is alive before it serves anything.
+   */
+  async start(intervalMs: number): Promise<void> {
     this.timer = setInterval(() => {
       this.flush().catch((error: unknown) => this.logger.error({ err: error }, 'usage flush failed; entries stay journalled'))
     }, intervalMs)
     this.timer.unref()
+    await this.flush().catch((error: unknown) => this.logger.error({ err: error }, 'usage flush failed; entries stay journalled'))
   }
 
-  /** Stops the timer and flushes what is left. */
+  /** Stops the timer, flushes what is left and says so: other instances stop waiting on this one. */
   async stop(): Promise<void> {
-    if (this.timer !== undefined) clearInterval(this.timer)
+    if (this.timer === undefined) return this.flush()
+    clearInterval(this.timer)
+    this.timer = undefined
     await this.flush()
+    await this.repository.retire(this.journal.journalId)
   }
 
   /** Queries of one key in a period: the ledger plus what is journalled but not yet flushed. */

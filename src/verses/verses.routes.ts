@@ -4,10 +4,7 @@ import type { operations } from '../../generated/api-types.js'
 import { routes } from '../../generated/route-schemas.js'
 import { registerPreflight } from '../http/cors.js'
 import { etagOf, ifNoneMatchMatches, type Representation, RepresentationCache } from '../http/etag.js'
-import { apiKeyHook } from '../keys/api-key.auth.js'
-import type { KeyVerifier } from '../keys/key-verifier.js'
-import { quotaExceeded, rateLimitHeadersHook, setHeaders } from '../quotas/quota.http.js'
-import type { QuotaService } from '../quotas/quota.service.js'
+import type { Metering } from '../quotas/metering.js'
 import type { VersesService } from './verses.service.js'
 
 type GetVerse = operations['getVerse']['parameters']
@@ -18,39 +15,29 @@ const CACHE_CAPACITY = 100_000
 /** What the verse routes need besides the verse service. */
 export interface VerseRouteDeps {
   readonly verses: VersesService
-  readonly keys: KeyVerifier
-  readonly quotas: QuotaService
+  readonly metering: Metering
 }
 
 /** Registers GET/OPTIONS /api/v1/verse/{slug} and GET /api/v1/books. */
 export function registerVerseRoutes(app: FastifyInstance, deps: VerseRouteDeps): void {
-  const { verses, keys, quotas } = deps
+  const { verses, metering } = deps
   const representations = new RepresentationCache(CACHE_CAPACITY)
-  // Declared up front so every request object keeps one shape (V8 deoptimizes requests that
-  // gain properties later, which costs the hot path dearly).
-  if (!app.hasRequestDecorator('apiKey')) app.decorateRequest('apiKey', undefined)
 
   app.route<{ Params: GetVerse['path']; Querystring: Required<NonNullable<GetVerse['query']>> }>({
     ...routes.getVerse,
     // Authentication runs before validation: a request without a valid key learns nothing else.
-    onRequest: apiKeyHook(keys),
-    onSend: rateLimitHeadersHook(quotas),
+    onRequest: metering.authenticate,
+    onSend: metering.quotaHeaders,
     async handler(request, reply) {
-      const key = request.apiKey
-      if (key === undefined) throw new Error('onRequest did not authenticate')
       const verse = verses.find(request.params.slug)
       const style = request.query.style
       if (verse === undefined || ifNoneMatchMatches(request.headers['if-none-match'], representationOf(verse.id, style).etag)) {
         // Neither a 404 nor a 304 counts, but an exhausted quota still answers 429 first.
-        const state = await quotas.state(key)
-        if (state.remaining === 0) throw quotaExceeded(quotas, state)
-        setHeaders(reply, quotas.headers(state))
+        await metering.admitUncounted(request, reply)
         if (verse === undefined) throw verses.notFound(request.params.slug)
         return sendRepresentation(representationOf(verse.id, style), reply, 304)
       }
-      const outcome = await quotas.consume(key, 'verse', style)
-      if (!outcome.allowed) throw quotaExceeded(quotas, outcome.state)
-      setHeaders(reply, quotas.headers(outcome.state))
+      await metering.charge(request, reply, 'verse', style)
       return sendRepresentation(representationOf(verse.id, style), reply, 200)
 
       function representationOf(id: number, selector: typeof style): Representation {

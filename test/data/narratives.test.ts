@@ -14,6 +14,7 @@ import {
   type Narrative,
   type VerseRef,
 } from '../../scripts/build-narratives.js'
+import { findBritishSpellings } from '../../src/text/american-spelling.js'
 
 const narrativesFile = fileURLToPath(new URL('../../db/narratives/narratives.json', import.meta.url))
 const decisionsFile = fileURLToPath(new URL('../../db/narratives/decisions.json', import.meta.url))
@@ -150,6 +151,11 @@ t.test('slugs are unique, readable and start with the Gospel', async (t) => {
   t.same(narratives.filter((n) => !SLUG_PATTERN.test(n.slug)).map((n) => n.slug), [], 'pattern')
   t.same(narratives.filter((n) => !n.slug.startsWith(`${n.gospel}-`)).map((n) => n.slug), [], 'Gospel prefix')
   t.match(SLUG_PATTERN.source, '^(matthew|mark|luke|john)-[a-z0-9]+(-[a-z0-9]+)*$')
+})
+
+t.test('titles use American spelling (db/content/EDITORIAL.md section 9)', async (t) => {
+  const british = narratives.flatMap((n) => findBritishSpellings(n.title).map((s) => `${n.slug}: "${s.found}" (write "${s.american}")`))
+  t.same(british, [], 'american_spelling')
 })
 
 t.test('parallels are symmetric, known, unique and never in the same Gospel', async (t) => {

@@ -5,31 +5,33 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, relative } from 'node:path'
 import pg from 'pg'
-import { migrations } from '../../db/migrations/index.js'
 import { openDatabase, type DatabaseHandle, type DatabaseKind } from '../../src/infra/database.js'
 import { projectPath } from '../../src/infra/paths.js'
-import { KJV_SEED_FILE } from '../../src/seed/kjv-seed.js'
-import { CURATED_DIR } from '../../src/startup.js'
-import { NARRATIVE_CONTENT_FILE } from '../../src/narratives/narrative-content.js'
-import { NARRATIVES_FILE } from '../../src/narratives/narrative.store.js'
 
-/** Identifies the schema, the seed data and the code that derives it, so templates are rebuilt whenever any changes. */
+/**
+ * The folders a seeded template is built from: the schema and every seed file (db/), and the
+ * code that reads, checks and derives them. Any file added to them counts without a change here.
+ */
+export const TEMPLATE_SOURCES: readonly string[] = ['db', 'src/content', 'src/text', 'src/seed', 'src/narratives', 'src/verses', 'src/infra']
+
+/** Every file under a project folder, as sorted project-relative paths. */
+function filesUnder(folder: string): string[] {
+  return readdirSync(projectPath(folder), { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(projectPath(), join(entry.parentPath, entry.name)))
+    .sort()
+}
+
+/**
+ * Identifies the schema, the seed data and the code that derives it: the names and contents
+ * of every file under {@link TEMPLATE_SOURCES}, so a template is rebuilt whenever any changes.
+ */
 export function templateKey(): string {
-  const hash = createHash('sha256').update(readFileSync(projectPath(KJV_SEED_FILE))).update(Object.keys(migrations).join(','))
-  for (const name of readdirSync(projectPath(CURATED_DIR)).sort()) hash.update(name).update(readFileSync(projectPath(CURATED_DIR, name)))
-  hash.update(readFileSync(projectPath(NARRATIVES_FILE))).update(readFileSync(projectPath(NARRATIVE_CONTENT_FILE)))
-  for (const source of [
-    'src/content/modernizer.ts',
-    'src/content/validation.ts',
-    'src/seed/seed.service.ts',
-    'src/content/content.service.ts',
-    'src/narratives/narrative-content.ts',
-    'src/narratives/narrative-content.service.ts',
-    'src/narratives/narrative-content.repository.ts',
-  ]) {
-    hash.update(readFileSync(projectPath(source)))
+  const hash = createHash('sha256')
+  for (const folder of TEMPLATE_SOURCES) {
+    for (const file of filesUnder(folder)) hash.update(`${file}\n`).update(readFileSync(projectPath(file))).update('\n')
   }
   return hash.digest('hex').slice(0, 12)
 }

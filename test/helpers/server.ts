@@ -30,11 +30,25 @@ export function seededDataDir(): string {
 
 /**
  * Spawns the server on a free port and waits for its "ready" log line.
- * @param env extra environment; DATA_DIR defaults to a fresh seeded copy.
+ * @param env extra environment; DATA_DIR defaults to a fresh seeded copy. PORT defaults to
+ *   0: the system picks a free port, which the server reports in its "ready" line.
  */
-export async function startServer(env: Record<string, string> = {}, timeoutMs = 60_000): Promise<ServerProcess> {
+export async function startServer(env: Record<string, string> = {}, timeoutMs = 120_000): Promise<ServerProcess> {
+  const server = spawnServer(env)
+  await server.ready(timeoutMs)
+  return server
+}
+
+/** A server process that may still be starting. */
+export interface StartingServer extends ServerProcess {
+  /** Waits for the "ready" line (resolves at once if the process has exited meanwhile). */
+  ready(timeoutMs?: number): Promise<void>
+}
+
+/** Spawns the server without waiting for it: for tests that act while it starts. */
+export function spawnServer(env: Record<string, string> = {}): StartingServer {
   const dataDir = env.DATA_DIR ?? seededDataDir()
-  const port = env.PORT ?? String(20_000 + Math.floor(Math.random() * 20_000))
+  const port = env.PORT ?? '0'
   const child = spawn(process.execPath, ['--import', 'tsx', projectPath('src', 'server.ts')], {
     cwd: projectPath(),
     // Embedded database and in-process counters unless the test asks for servers explicitly.
@@ -54,9 +68,12 @@ export async function startServer(env: Record<string, string> = {}, timeoutMs = 
     stderr += chunk
   })
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
-  const server: ServerProcess = {
+  let boundPort = port
+  const server: StartingServer = {
     child,
-    baseUrl: `http://127.0.0.1:${port}`,
+    get baseUrl() {
+      return `http://127.0.0.1:${boundPort}`
+    },
     dataDir,
     logs,
     stderr: () => stderr,
@@ -65,15 +82,22 @@ export async function startServer(env: Record<string, string> = {}, timeoutMs = 
       if (child.exitCode === null && child.signalCode === null) child.kill(signal)
       return exited
     },
-  }
-  const deadline = Date.now() + timeoutMs
-  while (!logs.some((l) => l.msg === 'ready')) {
-    if (child.exitCode !== null) return server
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL')
-      throw new Error(`server did not become ready in ${timeoutMs} ms; stderr: ${stderr}`)
-    }
-    await new Promise((r) => setTimeout(r, 50))
+    async ready(timeoutMs = 120_000) {
+      const deadline = Date.now() + timeoutMs
+      for (;;) {
+        const line = logs.find((l) => l.msg === 'ready')
+        if (line !== undefined) {
+          boundPort = String(line.port)
+          return
+        }
+        if (child.exitCode !== null || child.signalCode !== null) return
+        if (Date.now() > deadline) {
+          child.kill('SIGKILL')
+          throw new Error(`server did not become ready in ${timeoutMs} ms; stderr: ${stderr}`)
+        }
+        await new Promise((r) => setTimeout(r, 50))
+      }
+    },
   }
   return server
 }

@@ -4,6 +4,8 @@
  * skipping what is done), and the narrative JSONL import/export round trip with a bad line.
  */
 import t, { type Test } from 'tap'
+import { sql } from 'kysely'
+import { readFileSync } from 'node:fs'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { LlmClient, type ChatMessage } from '../../src/content/generation/llm-client.js'
@@ -11,6 +13,8 @@ import { formatReport } from '../../src/content/generation/progress.js'
 import { NarrativeContentRepository } from '../../src/narratives/narrative-content.repository.js'
 import { NarrativeContentService, isNarrativeJsonl, type NarrativeContentLine } from '../../src/narratives/narrative-content.service.js'
 import { NARRATIVE_PROMPT_VERSIONS, generateNarrativeContent, planNarrativeGeneration, selectNarratives, type NarrativeGenerationDeps } from '../../src/narratives/narrative-generation.js'
+import { projectPath } from '../../src/infra/paths.js'
+import { NARRATIVE_CONTENT_FILE } from '../../src/narratives/narrative-content.js'
 import { loadStores } from '../../src/startup.js'
 import { openTestDatabase } from '../helpers/database.js'
 
@@ -64,9 +68,14 @@ async function startFake(t: Test, answer: (title: string, nth: number) => unknow
   return fake
 }
 
-async function setup(t: Test): Promise<NarrativeGenerationDeps & { reload: () => ReturnType<typeof loadStores> }> {
+/**
+ * A seeded database without the shipped narrative content: generation fills what the
+ * repository does not cover, so the narratives these tests generate must not be covered yet.
+ */
+async function setup(t: Test, options: { shipped: boolean } = { shipped: false }): Promise<NarrativeGenerationDeps & { reload: () => ReturnType<typeof loadStores> }> {
   const handle = await openTestDatabase('pglite', { seeded: true })
   t.teardown(() => handle.close())
+  if (!options.shipped) await sql`delete from narrative_content`.execute(handle.db)
   const stores = await loadStores(handle.db)
   const repository = new NarrativeContentRepository(handle.db)
   return { narratives: stores.narratives, verses: stores.verses, repository, content: new NarrativeContentService(repository, stores.narratives), reload: () => loadStores(handle.db) }
@@ -110,7 +119,7 @@ t.test('generation stores valid answers with provenance, retries and fails inval
   t.equal(first.transportRetries, 1)
   t.equal(first.answerRetries, 2, 'the invalid narrative was asked for three times in all')
   t.equal(fake.perTitle.get(bad.title), 3)
-  t.match(first.failures, [{ reason: /invalid content: .*archaic.*2 to 4 sentences|invalid content: .*2 to 4 sentences/, count: 1, examples: [{ slug: bad.slug }] }])
+  t.match(first.failures, [{ reason: 'invalid content: bottom_line archaic_form, summary archaic_form, summary sentence_count', count: 1, examples: [{ slug: bad.slug }] }])
   t.equal(fake.bodies[0]?.response_format.json_schema.name, 'plainverse_narrative_faithful')
   t.match(formatReport(first).join('\n'), /selected: +\d+ narratives[\s\S]*generated: +2 of 3/)
   // The retry feeds the problems back to the model.
@@ -120,7 +129,7 @@ t.test('generation stores valid answers with provenance, retries and fails inval
   t.same(rows.map((r) => r.slug).sort(), [ok1.slug, ok2.slug].sort())
   for (const row of rows) {
     t.equal(row.model, 'test-model-2024-07-18', 'the model that answered is recorded')
-    t.equal(row.promptVersion, 'narrative-faithful-v1')
+    t.equal(row.promptVersion, 'narrative-faithful-v2')
     t.equal(row.style, 'faithful')
     t.equal(row.summary, VALID(deps.narratives.get(row.slug)?.title ?? '').summary)
   }
@@ -131,15 +140,28 @@ t.test('generation stores valid answers with provenance, retries and fails inval
   t.equal(resumed.skipped, 2)
   t.equal(resumed.done, 1)
   t.same([...second.perTitle.keys()], [bad.title])
-  t.equal((await deps.repository.doneSlugs('faithful', 'generated', 'narrative-faithful-v1')).size, 3)
+  t.equal((await deps.repository.coveredSlugs('faithful', 'narrative-faithful-v2')).size, 3)
 
   // Served content: curated wins where both exist, generated fills the rest.
+  const generatedOk1 = (await deps.repository.listAll()).find((r) => r.slug === ok1.slug && r.method === 'generated')
+  if (generatedOk1 === undefined) throw new Error('ok1 was generated')
+  await deps.repository.upsertMany([{ ...generatedOk1, method: 'curated', model: null, promptVersion: 'curated-2', summary: `${generatedOk1.summary} Curated.` }])
   const stores = await deps.reload()
-  for (const n of mark) {
-    const served = stores.narrativeContent.get(`${n.slug}:faithful`)
-    const curated = (await deps.repository.listAll()).some((r) => r.slug === n.slug && r.style === 'faithful' && r.method === 'curated')
-    t.equal(served?.method, curated ? 'curated' : 'generated', `${n.slug}: precedence`)
-  }
+  t.equal(stores.narrativeContent.get(`${ok1.slug}:faithful`)?.method, 'curated', 'curated wins over generated')
+  t.equal(stores.narrativeContent.get(`${ok2.slug}:faithful`)?.method, 'generated', 'generated fills the rest')
+})
+
+t.test('narratives with shipped content are left alone', async (t) => {
+  const deps = await setup(t)
+  const [first, second] = selectNarratives(deps.narratives, 'mark')
+  if (first === undefined || second === undefined) throw new Error('Mark has narratives')
+  const row = (slug: string, method: 'curated' | 'generated', promptVersion: string) => ({
+    slug, style: 'faithful' as const, method, model: method === 'curated' ? null : 'anthropic/claude', promptVersion, summary: 'x', bottomLine: 'x', contentHash: 'x',
+  })
+  await deps.repository.upsertMany([row(first.slug, 'generated', 'editorial-1'), row(second.slug, 'curated', 'curated-2')])
+  const plan = await planNarrativeGeneration(deps, { style: 'faithful', gospel: 'mark' })
+  t.equal(plan.skipped, 2, 'the team-written and the curated narrative are skipped')
+  t.not(plan.first?.slug, first.slug)
 })
 
 t.test('a bad --gospel is a selection error', async (t) => {
@@ -148,9 +170,13 @@ t.test('a bad --gospel is a selection error', async (t) => {
 })
 
 t.test('import and export round trip, all or nothing', async (t) => {
-  const deps = await setup(t)
-  const [a, b] = selectNarratives(deps.narratives, 'john')
-  if (a === undefined || b === undefined) throw new Error('John has narratives')
+  const deps = await setup(t, { shipped: true })
+  // Two narratives whose shipped content is curated, so that the imported generated lines
+  // sit beside it rather than replacing the team's generated lines (same key).
+  const shippedLines = readFileSync(projectPath(NARRATIVE_CONTENT_FILE), 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as NarrativeContentLine)
+  const curatedSlugs = new Set(shippedLines.filter((l) => l.provenance.method === 'curated').map((l) => l.narrative))
+  const [a, b] = selectNarratives(deps.narratives, 'john').filter((n) => curatedSlugs.has(n.slug))
+  if (a === undefined || b === undefined) throw new Error('John has curated narratives')
   const line = (slug: string, style: 'faithful' | 'casual'): NarrativeContentLine => ({
     narrative: slug,
     style,
@@ -171,11 +197,12 @@ t.test('import and export round trip, all or nothing', async (t) => {
   const rejected = await deps.content.import([...good, ...badLines].join('\n'), { dryRun: false })
   t.equal(rejected.written, false)
   t.match(rejected.rejected, [
-    { line: 3, reason: /summary must be 2 to 4 sentences/ },
+    { line: 3, reason: /summary sentence_count: has 1 sentence; 2 to 4 are allowed/ },
     { line: 4, reason: /names no narrative/ },
     { line: 5, reason: /provenance.model is required/ },
   ])
-  t.equal((await deps.repository.listAll()).filter((r) => r.method === 'generated').length, 0, 'nothing was written')
+  const imports = async (): Promise<number> => (await deps.repository.listAll()).filter((r) => r.method === 'generated' && !r.promptVersion.startsWith('editorial-')).length
+  t.equal(await imports(), 0, 'nothing was written')
 
   const dup = await deps.content.import([good[0], good[0]].join('\n'), { dryRun: false })
   t.match(dup.rejected, [{ line: 2, reason: /duplicate of line 1/ }])
@@ -186,9 +213,10 @@ t.test('import and export round trip, all or nothing', async (t) => {
   const imported = await deps.content.import(`${good.join('\n')}\n`, { dryRun: false })
   t.equal(imported.written, true)
   const exported = await deps.content.export(undefined)
-  const generated = exported.filter((l) => (JSON.parse(l) as NarrativeContentLine).provenance.method === 'generated')
+  const provenanceOf = (l: string) => (JSON.parse(l) as NarrativeContentLine).provenance
+  const generated = exported.filter((l) => provenanceOf(l).method === 'generated' && !provenanceOf(l).prompt_version.startsWith('editorial-'))
   t.same(generated.map((l) => JSON.parse(l) as NarrativeContentLine), [JSON.parse(good[0] ?? ''), JSON.parse(good[1] ?? '')], 'export gives back the imported lines, in canonical order')
-  t.equal(exported.filter((l) => (JSON.parse(l) as NarrativeContentLine).provenance.method === 'curated').length, 702, 'with the seeded curated content')
+  t.equal(exported.length, shippedLines.length + 2, 'with every shipped line as well')
 
   // Re-importing the export changes nothing (idempotent), and the export is stable.
   const before = await deps.repository.listAll()

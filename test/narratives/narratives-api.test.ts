@@ -71,7 +71,8 @@ t.test('narratives', async (t) => {
     t.ok(narrative.content.faithful && narrative.content.casual, 'both styles present for style=all')
     t.type(narrative.content.faithful?.summary, 'string', 'curated summary')
     t.type(narrative.content.casual?.bottom_line, 'string')
-    t.same(narrative.content.faithful?.provenance, { method: 'curated', model: null, prompt_version: 'curated-1' })
+    // The writers' review rounds move curated content to a later prompt version (curated-1, curated-2...).
+    t.match(narrative.content.faithful?.provenance, { method: 'curated', model: null, prompt_version: /^curated-\d+$/ })
     t.equal(await remaining(), before - 1, 'one query for the whole narrative')
     t.type(res.headers.ratelimit, 'string')
 

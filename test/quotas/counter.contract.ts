@@ -42,6 +42,12 @@ export function counterContract(t: Test, name: string, make: () => Promise<Count
     t.same(await c.consume('k1', '2025-01', 0), { status: 'uninitialised' }, 'even with a limit of 0')
   })
 
+  check('reconcile of a consume that never ran changes nothing', async (t, c) => {
+    await c.initialise('k1', '2025-01', 4, later())
+    t.equal(await c.reconcile('k1', '2025-01', 'never-sent'), false)
+    t.equal(await c.peek('k1', '2025-01'), 4)
+  })
+
   check('initialise, then consume up to the limit', async (t, c) => {
     t.equal(await c.initialise('k1', '2025-01', 0, later()), 0)
     t.equal(await c.peek('k1', '2025-01'), 0)

@@ -4,7 +4,7 @@
  */
 import t from 'tap'
 import type { Problem } from '../../src/errors.js'
-import { monthPeriod } from '../../src/quotas/counter.js'
+import { monthPeriod } from '../../src/usage/period.js'
 import type { SearchResults } from '../../src/search/search.service.js'
 import type { VerseResource } from '../../src/verses/verses.service.js'
 import { buildTestApp, createTestKey } from '../helpers/app.js'

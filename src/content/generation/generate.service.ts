@@ -1,11 +1,15 @@
 /**
  * The AI generation pipeline: choose the verses, skip those already done, ask the model for
- * each with a bounded number of requests in flight, validate every answer with the same
- * rules as imports, and store each verse in one upsert, only once it is valid.
+ * each with a bounded number of requests in flight, validate every answer with every
+ * content rule, the editorial gates of db/content/EDITORIAL.md included (validateContent's
+ * `editorial` level, which is stricter than what imports accept), and store each verse in
+ * one upsert, only once it is valid.
  *
  * Why it is safe to interrupt: a verse is written in a single statement after validation,
  * so a stopped run leaves only complete, valid verses; and a verse already stored for the
  * same style and prompt version is skipped, so the next run continues where this one stopped.
+ * Verses with shipped content (curated, or written by the team: see content.store.ts
+ * isShipped) are skipped too: a run fills what the repository does not cover.
  *
  * Answer retries: an answer that is not JSON or breaks a content rule is asked for again (up
  * to `maxAnswerAttempts` answers) with the rejected answer and the list of problems fed back
@@ -90,7 +94,7 @@ export interface GenerationReport {
   readonly model: string
   /** Verses the book, chapter and style select. */
   readonly selected: number
-  /** Selected verses already generated with this prompt version (resumed runs skip them). */
+  /** Selected verses already generated with this prompt version or with shipped content (skipped). */
   readonly skipped: number
   /** Verses this run set out to generate (after skipping and the limit). */
   readonly toGenerate: number
@@ -167,7 +171,7 @@ class Neighbours {
 
 async function planWork(deps: GenerationDeps, selection: GenerationSelection): Promise<WorkPlan<VerseRecord>> {
   const selected = selectVerses(deps.verses, selection)
-  const done = await deps.repository.doneVerseIds(selection.style, 'generated', PROMPT_VERSIONS[selection.style])
+  const done = await deps.repository.coveredVerseIds(selection.style, PROMPT_VERSIONS[selection.style])
   const todo = selected.filter((verse) => !done.has(verse.id))
   return { selected: selected.length, skipped: selected.length - todo.length, todo: selection.limit === undefined ? todo : todo.slice(0, selection.limit) }
 }

@@ -4,11 +4,13 @@
  *
  * The prompt files are data, reviewed like code: a change of wording is a new file and a new
  * `prompt_version`, so that stored content always names the prompt that produced it and a
- * generation run redoes the verses for the new version (see db/prompts/faithful-v1.md).
+ * generation run redoes the verses for the new version (see db/prompts/faithful-v2.md).
  */
 import { readFileSync } from 'node:fs'
 import type { Style } from '../content.store.js'
-import { BOTTOM_LINE_MAX_WORDS, MAX_LENGTH_RATIO, MIN_LENGTH_RATIO, countWords, properNames } from '../validation.js'
+import { BOTTOM_LINE_MAX_WORDS } from '../../text/length.js'
+import { countWords } from '../../text/plain-text.js'
+import { MAX_LENGTH_RATIO, MIN_LENGTH_RATIO, properNames } from '../validation.js'
 import { bookAt } from '../../verses/books.js'
 import { verseReference } from '../../verses/slug.js'
 import type { VerseRecord } from '../../verses/verse.store.js'
@@ -16,7 +18,7 @@ import { projectPath } from '../../infra/paths.js'
 import type { ChatMessage, ResponseSchema } from './llm-client.js'
 
 /** The prompt version of each style: the name of its file in db/prompts, without `.md`. */
-export const PROMPT_VERSIONS: Readonly<Record<Style, string>> = Object.freeze({ faithful: 'faithful-v1', casual: 'casual-v1' })
+export const PROMPT_VERSIONS: Readonly<Record<Style, string>> = Object.freeze({ faithful: 'faithful-v2', casual: 'casual-v2' })
 
 /** Where the prompt files live, relative to the project root. */
 export const PROMPTS_DIR = 'db/prompts'
