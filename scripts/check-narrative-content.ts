@@ -21,8 +21,8 @@ import { readFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { SHIPPED_PROMPT_PREFIX } from '../src/content/content.store.js'
-import { parseProvenance } from '../src/content/provenance.js'
-import { NARRATIVE_STYLES, narrativeContentIssues } from '../src/narratives/narrative-content.js'
+import { parseProvenance } from '../src/content/pipeline/provenance.js'
+import { NARRATIVE_STYLES, narrativeContentIssues } from '../src/content/pipeline/narrative-validation.js'
 import { formatIssue } from '../src/text/issues.js'
 
 /** Every field a line must have. */

@@ -9,10 +9,12 @@
  *   npx tsx scripts/kjv-text.ts mark 1-4      Mark 1 to 4
  * Exit code 2 on bad usage or an unknown book or chapter.
  */
-import { KJV_SEED_FILE, readKjvSeed } from '../src/seed/kjv-seed.js'
+import { readKjvSeed } from '../src/seed/kjv-seed.js'
 import { projectPath } from '../src/infra/paths.js'
 import { findBook } from '../src/verses/books.js'
 import { verseSlug } from '../src/verses/slug.js'
+import { KJV_SEED_FILE } from '../src/seed/seed-files.js'
+
 
 const [bookToken, chapters] = process.argv.slice(2)
 const book = bookToken === undefined ? undefined : findBook(bookToken)

@@ -6,10 +6,12 @@
  *
  * Usage: `npx tsx scripts/modernizer-report.ts [path/to/kjv.jsonl.gz]`
  */
-import { modernizerReport, type ReportVerse } from '../src/content/modernizer.report.js'
-import { KJV_SEED_FILE, readKjvSeed } from '../src/seed/kjv-seed.js'
+import { modernizerReport, type ReportVerse } from '../src/content/pipeline/modernizer.report.js'
+import { readKjvSeed } from '../src/seed/kjv-seed.js'
 import { bookAt } from '../src/verses/books.js'
 import { verseSlug } from '../src/verses/slug.js'
+import { KJV_SEED_FILE } from '../src/seed/seed-files.js'
+
 
 const TARGET_SHARE = 0.01
 

@@ -22,9 +22,9 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { gunzipSync } from 'node:zlib'
-import { parseProvenance } from '../src/content/provenance.js'
-import { findRepeatedSentences, repeatedSentenceMessage, type CorpusLine } from '../src/content/repeated-sentences.js'
-import { STYLE_FIELDS, validateContent, type Style } from '../src/content/validation.js'
+import { parseProvenance } from '../src/content/pipeline/provenance.js'
+import { findRepeatedSentences, repeatedSentenceMessage, type CorpusLine } from '../src/content/pipeline/repeated-sentences.js'
+import { STYLE_FIELDS, validateContent, type Style } from '../src/content/pipeline/validation.js'
 import { parseVerseSlug, verseReference, verseSlug } from '../src/verses/slug.js'
 
 const SEED_FILE = join(import.meta.dirname, '..', 'db', 'seed', 'kjv.jsonl.gz')

@@ -4,24 +4,20 @@
  */
 import type { Kysely } from 'kysely'
 import type { Database } from '../db/schema.js'
-import { BOOK_INTROS_FILE, readBookIntros, type BookIntroduction } from './content/book-intros.js'
+import { readBookIntros, type BookIntroduction } from './content/book-intros.js'
 import { ContentRepository } from './content/content.repository.js'
 import { ContentStore } from './content/content.store.js'
 import { migrateToLatest } from './infra/database.js'
 import { projectPath } from './infra/paths.js'
-import { KJV_SEED_FILE } from './seed/kjv-seed.js'
 import { seedDatabase, type SeedReport } from './seed/seed.service.js'
-
-/** The verse content shipped with the repository (curated and team-written), one JSONL file per chapter. */
-export const VERSE_CONTENT_DIR = 'db/content/verses'
 import { VerseStore } from './verses/verse.store.js'
 import { findBook, type BookInfo } from './verses/books.js'
-import { NARRATIVES_FILE, readNarratives, type NarrativeStore } from './narratives/narrative.store.js'
-import { NARRATIVE_CONTENT_FILE } from './narratives/narrative-content.js'
+import { readNarratives, type NarrativeStore } from './narratives/narrative.store.js'
 import { NarrativeContentRepository } from './narratives/narrative-content.repository.js'
-import { servedNarrativeContent } from './narratives/narrative-content.service.js'
+import { servedNarrativeContent } from './content/pipeline/narrative-content.service.js'
 import type { NarrativeContent } from './narratives/narratives.service.js'
 import { VersesRepository } from './verses/verses.repository.js'
+import { KJV_SEED_FILE, VERSE_CONTENT_DIR, NARRATIVES_FILE, NARRATIVE_CONTENT_FILE, BOOK_INTROS_FILE } from './seed/seed-files.js'
 
 /** What preparing the database did. */
 export interface PrepareReport {

@@ -7,9 +7,6 @@ import type { components } from '../../generated/api-types.js'
 
 export type BookIntroduction = components['schemas']['BookIntroduction']
 
-/** Where the introductions are committed. */
-export const BOOK_INTROS_FILE = 'db/content/book-intros.jsonl'
-
 /**
  * Reads the introductions by book slug.
  * @throws when a line is malformed, so a damaged file stops start-up instead of serving gaps.

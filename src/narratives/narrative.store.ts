@@ -6,9 +6,6 @@ import { readFileSync } from 'node:fs'
 import { findBook } from '../verses/books.js'
 import { verseId } from '../verses/verse.store.js'
 
-/** Where the committed table is. */
-export const NARRATIVES_FILE = 'db/narratives/narratives.json'
-
 export type Gospel = 'matthew' | 'mark' | 'luke' | 'john'
 const GOSPELS: readonly Gospel[] = ['matthew', 'mark', 'luke', 'john']
 

@@ -7,9 +7,6 @@ import { readFileSync } from 'node:fs'
 import { gunzipSync } from 'node:zlib'
 import { verseId, type StructuredVerse } from '../verses/verse.store.js'
 
-/** Default location of the seed file. */
-export const KJV_SEED_FILE = 'db/seed/kjv.jsonl.gz'
-
 interface SeedLine {
   b: number
   c: number
@@ -20,7 +17,6 @@ interface SeedLine {
   wj?: Array<[number, number]>
   title?: string
 }
-
 
 function isRange(value: unknown): value is [number, number] {
   return Array.isArray(value) && value.length === 2 && value.every((n) => Number.isInteger(n) && n >= 0)

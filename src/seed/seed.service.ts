@@ -8,16 +8,17 @@ import { createHash } from 'node:crypto'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { ContentRepository } from '../content/content.repository.js'
-import { ContentService, MODERNIZER_VERSION } from '../content/content.service.js'
+import { ContentService, MODERNIZER_VERSION } from '../content/pipeline/content.service.js'
 import { isShipped, SHIPPED_PROMPT_PREFIX, type StoredContent } from '../content/content.store.js'
 import { NarrativeContentRepository } from '../narratives/narrative-content.repository.js'
-import { NarrativeContentService } from '../narratives/narrative-content.service.js'
+import { NarrativeContentService } from '../content/pipeline/narrative-content.service.js'
 import { readNarratives } from '../narratives/narrative.store.js'
 import { findBook, type BookInfo } from '../verses/books.js'
 import { VerseStore } from '../verses/verse.store.js'
 import { VersesRepository } from '../verses/verses.repository.js'
 import { parseKjvSeed, readKjvSeedFile } from './kjv-seed.js'
 import { SeedRepository } from './seed.repository.js'
+
 
 /** What a seed run did, per data set. */
 export interface SeedReport {

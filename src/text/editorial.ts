@@ -13,7 +13,7 @@
  * - `american_spelling`: no British spelling (`findBritishSpellings`).
  * - `numbers_kept`: a rendering keeps every number of its verse (`missingNumbers`).
  */
-import { findBroadArchaicForms } from '../content/archaic.js'
+import { findBroadArchaicForms } from './archaic.js'
 import { findBritishSpellings } from './american-spelling.js'
 import type { ValidationIssue, ValidationRule } from './issues.js'
 import { missingNumbers } from './numbers.js'

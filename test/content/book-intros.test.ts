@@ -6,8 +6,9 @@
 import t from 'tap'
 import { readFileSync } from 'node:fs'
 import { BOOK_SLUGS, checkBookIntros, checkEntry } from '../../scripts/check-book-intros.js'
-import { BOOK_INTROS_FILE } from '../../src/content/book-intros.js'
 import { projectPath } from '../../src/infra/paths.js'
+import { BOOK_INTROS_FILE } from '../../src/seed/seed-files.js'
+
 
 const INTRODUCTION = `Genesis tells of the beginning of the world and of one family. ${'It follows Abraham and his descendants through many years. '.repeat(9)}Its opening words are "In the beginning God created the heaven and the earth."`
 const entry = (fields: Record<string, unknown>): Record<string, unknown> => ({

@@ -13,13 +13,14 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { adminPaths } from '../../src/admin/admin.server.js'
 import { acquireDataDirLock } from '../../src/infra/data-dir-lock.js'
-import type { ContentLine } from '../../src/content/content.service.js'
+import type { ContentLine } from '../../src/content/pipeline/content.service.js'
 import { isShipped } from '../../src/content/content.store.js'
 import { projectPath } from '../../src/infra/paths.js'
 import { runCli, type CliResult } from '../helpers/cli.js'
 import { gateReadyRendering } from '../helpers/renderings.js'
 import { removeDataDir, seededDataDir } from '../helpers/server.js'
-import { VERSE_CONTENT_DIR } from '../../src/startup.js'
+import { VERSE_CONTENT_DIR } from '../../src/seed/seed-files.js'
+
 
 /** The lines shipped in db/content/verses, which a seeded database exports beside anything imported. */
 const SHIPPED: readonly ContentLine[] = readdirSync(projectPath(VERSE_CONTENT_DIR))

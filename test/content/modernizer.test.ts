@@ -6,9 +6,9 @@
  */
 import t from 'tap'
 import { readFileSync } from 'node:fs'
-import { findArchaicForms } from '../../src/content/archaic.js'
-import { baseFromStem, estToModern, ethToModern, modernize, thirdPerson } from '../../src/content/modernizer.js'
-import { modernizerReport } from '../../src/content/modernizer.report.js'
+import { findArchaicForms } from '../../src/text/archaic.js'
+import { baseFromStem, estToModern, ethToModern, modernize, thirdPerson } from '../../src/content/pipeline/modernizer.js'
+import { modernizerReport } from '../../src/content/pipeline/modernizer.report.js'
 import { BOOKS } from '../../src/verses/books.js'
 
 interface Pair { ref: string; kjv: string; modern: string }

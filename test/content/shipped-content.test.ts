@@ -5,14 +5,15 @@
  */
 import { readdirSync, readFileSync } from 'node:fs'
 import t from 'tap'
-import { ContentService } from '../../src/content/content.service.js'
+import { ContentService } from '../../src/content/pipeline/content.service.js'
 import { ContentRepository } from '../../src/content/content.repository.js'
-import { findRepeatedSentences, type CorpusLine } from '../../src/content/repeated-sentences.js'
+import { findRepeatedSentences, type CorpusLine } from '../../src/content/pipeline/repeated-sentences.js'
 import { projectPath } from '../../src/infra/paths.js'
 import { readKjvSeed } from '../../src/seed/kjv-seed.js'
-import { VERSE_CONTENT_DIR } from '../../src/startup.js'
 import { BOOKS } from '../../src/verses/books.js'
 import { VerseStore } from '../../src/verses/verse.store.js'
+import { VERSE_CONTENT_DIR } from '../../src/seed/seed-files.js'
+
 
 const verses = new VerseStore(readKjvSeed(projectPath('db', 'seed', 'kjv.jsonl.gz')).verses)
 // Parsing needs no database: the repository is only used for writes.

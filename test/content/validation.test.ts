@@ -13,7 +13,7 @@ import {
   properNames,
   validateContent,
   type ValidationIssue,
-} from '../../src/content/validation.js'
+} from '../../src/content/pipeline/validation.js'
 import { countWords, splitSentences } from '../../src/text/plain-text.js'
 
 interface SeedVerse { b: number; c: number; v: number; text: string }

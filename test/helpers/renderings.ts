@@ -4,7 +4,7 @@
  * full archaic list, British spelling) replaced, so that an answer passes validateContent
  * for any verse the tests ask about.
  */
-import { modernize } from '../../src/content/modernizer.js'
+import { modernize } from '../../src/content/pipeline/modernizer.js'
 
 /** What the modernizer leaves that the guide does not allow, and a modern form of it. */
 const REPLACEMENTS: ReadonlyArray<readonly [RegExp, string]> = [

@@ -4,10 +4,12 @@ import { sql } from 'kysely'
 import { migrations } from '../../db/migrations/index.js'
 import { readdirSync, readFileSync } from 'node:fs'
 import { projectPath } from '../../src/infra/paths.js'
-import { prepareDatabase, loadStores, VERSE_CONTENT_DIR } from '../../src/startup.js'
+import { prepareDatabase, loadStores } from '../../src/startup.js'
 import { NarrativeContentRepository } from '../../src/narratives/narrative-content.repository.js'
-import { NarrativeContentService } from '../../src/narratives/narrative-content.service.js'
+import { NarrativeContentService } from '../../src/content/pipeline/narrative-content.service.js'
 import { availableKinds, openTestDatabase } from '../helpers/database.js'
+import { VERSE_CONTENT_DIR } from '../../src/seed/seed-files.js'
+
 
 /** The shipped narrative lines of each method, counted from the file itself. */
 const narrativeLines = { curated: 0, generated: 0 }

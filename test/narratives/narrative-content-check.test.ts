@@ -6,8 +6,8 @@ import t from 'tap'
 import { readFileSync } from 'node:fs'
 import { checkEntry, checkNarrativeContent, readNarratives } from '../../scripts/check-narrative-content.js'
 import { projectPath } from '../../src/infra/paths.js'
-import { NARRATIVE_CONTENT_FILE } from '../../src/narratives/narrative-content.js'
-import { NARRATIVES_FILE } from '../../src/narratives/narrative.store.js'
+import { NARRATIVES_FILE, NARRATIVE_CONTENT_FILE } from '../../src/seed/seed-files.js'
+
 
 const narratives = readNarratives(projectPath(NARRATIVES_FILE))
 const slugs = new Set(narratives.map((n) => n.slug))

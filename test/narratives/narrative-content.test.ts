@@ -2,13 +2,15 @@
 import t from 'tap'
 import { projectPath } from '../../src/infra/paths.js'
 import { readFileSync } from 'node:fs'
-import { narrativeContentIssues, NARRATIVE_CONTENT_FILE } from '../../src/narratives/narrative-content.js'
+import { narrativeContentIssues } from '../../src/content/pipeline/narrative-validation.js'
 import { NarrativeContentRepository } from '../../src/narratives/narrative-content.repository.js'
-import { NarrativeContentService } from '../../src/narratives/narrative-content.service.js'
-import { NARRATIVES_FILE, readNarratives } from '../../src/narratives/narrative.store.js'
+import { NarrativeContentService } from '../../src/content/pipeline/narrative-content.service.js'
+import { readNarratives } from '../../src/narratives/narrative.store.js'
 import { readKjvSeed } from '../../src/seed/kjv-seed.js'
 import { findBook } from '../../src/verses/books.js'
 import { VerseStore } from '../../src/verses/verse.store.js'
+import { NARRATIVES_FILE, NARRATIVE_CONTENT_FILE } from '../../src/seed/seed-files.js'
+
 
 const verses = new VerseStore(readKjvSeed(projectPath('db', 'seed', 'kjv.jsonl.gz')).verses)
 const store = readNarratives(projectPath(NARRATIVES_FILE), (gospel) => verses.chapterVerseCounts(findBook(gospel) ?? (() => { throw new Error(gospel) })()))

@@ -8,15 +8,16 @@ import { sql } from 'kysely'
 import { readFileSync } from 'node:fs'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { LlmClient, type ChatMessage } from '../../src/content/generation/llm-client.js'
-import { formatReport } from '../../src/content/generation/progress.js'
+import { LlmClient, type ChatMessage } from '../../src/content/pipeline/generation/llm-client.js'
+import { formatReport } from '../../src/content/pipeline/generation/progress.js'
 import { NarrativeContentRepository } from '../../src/narratives/narrative-content.repository.js'
-import { NarrativeContentService, isNarrativeJsonl, type NarrativeContentLine } from '../../src/narratives/narrative-content.service.js'
-import { NARRATIVE_PROMPT_VERSIONS, generateNarrativeContent, planNarrativeGeneration, selectNarratives, type NarrativeGenerationDeps } from '../../src/narratives/narrative-generation.js'
+import { NarrativeContentService, isNarrativeJsonl, type NarrativeContentLine } from '../../src/content/pipeline/narrative-content.service.js'
+import { NARRATIVE_PROMPT_VERSIONS, generateNarrativeContent, planNarrativeGeneration, selectNarratives, type NarrativeGenerationDeps } from '../../src/content/pipeline/generation/narrative-generation.js'
 import { projectPath } from '../../src/infra/paths.js'
-import { NARRATIVE_CONTENT_FILE } from '../../src/narratives/narrative-content.js'
 import { loadStores } from '../../src/startup.js'
 import { openTestDatabase } from '../helpers/database.js'
+import { NARRATIVE_CONTENT_FILE } from '../../src/seed/seed-files.js'
+
 
 interface Fake {
   readonly url: string

@@ -19,7 +19,7 @@
  * - -eth verbs take the modern -s/-es with English spelling rules and an irregular table;
  *   second-person -est verbs lose the ending (thou knowest: you know; thou sawest: you saw).
  */
-import { isEstVerb, isEthVerb, tokenizeWords, type WordContext } from './archaic.js'
+import { isEstVerb, isEthVerb, tokenizeWords, type WordContext } from '../../text/archaic.js'
 
 // ---------------------------------------------------------------------------------------
 // Morphology: from an -eth/-est/-ed stem back to the plain verb, and on to its -s form.

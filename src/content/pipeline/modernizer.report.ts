@@ -3,7 +3,7 @@
  * text still contains an archaic form, by the same definition that validates AI-written
  * faithful texts (see archaic.ts). The product target is under 1% of the KJV.
  */
-import { findArchaicForms } from './archaic.js'
+import { findArchaicForms } from '../../text/archaic.js'
 import { modernize } from './modernizer.js'
 
 /** A verse to measure, named by its slug so that examples can be looked up. */

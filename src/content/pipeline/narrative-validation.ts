@@ -11,13 +11,10 @@
  *   (src/text/editorial.ts): balanced straight quotes, a capital first letter, final
  *   punctuation, no archaic form of the guide's full list, American spelling.
  */
-import { fieldGateIssues } from '../text/editorial.js'
-import type { ValidationIssue } from '../text/issues.js'
-import { bottomLineIssues, sentenceCountIssue } from '../text/length.js'
-import { excerpt, plainTextIssues } from '../text/plain-text.js'
-
-/** Where the curated narrative content is committed. */
-export const NARRATIVE_CONTENT_FILE = 'db/content/narratives.jsonl'
+import { fieldGateIssues } from '../../text/editorial.js'
+import type { ValidationIssue } from '../../text/issues.js'
+import { bottomLineIssues, sentenceCountIssue } from '../../text/length.js'
+import { excerpt, plainTextIssues } from '../../text/plain-text.js'
 
 /** The styles of narrative content, in the order the file gives them. */
 export const NARRATIVE_STYLES = ['faithful', 'casual'] as const

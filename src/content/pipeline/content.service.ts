@@ -4,14 +4,14 @@
  * every verse gets when nothing better exists.
  */
 import { createHash } from 'node:crypto'
-import { parseVerseSlug, verseSlug } from '../verses/slug.js'
-import { bookAt } from '../verses/books.js'
-import type { VerseStore } from '../verses/verse.store.js'
-import type { ContentRepository } from './content.repository.js'
-import type { ContentMethod, Style, StoredContent, StyleContent } from './content.store.js'
+import { parseVerseSlug, verseSlug } from '../../verses/slug.js'
+import { bookAt } from '../../verses/books.js'
+import type { VerseStore } from '../../verses/verse.store.js'
+import type { ContentRepository } from '../content.repository.js'
+import type { ContentMethod, Style, StoredContent, StyleContent } from '../content.store.js'
 import { modernize } from './modernizer.js'
 import { importAllOrNothing, parseJsonlLines, type ImportReport, type RejectedLine } from './jsonl.js'
-import { formatIssue } from '../text/issues.js'
+import { formatIssue } from '../../text/issues.js'
 import { parseProvenance } from './provenance.js'
 import { STYLE_FIELDS, validateContent, type ValidationLevel } from './validation.js'
 

@@ -4,7 +4,7 @@
  * than {@link MAX_VERSES_PER_SENTENCE} verses. A sentence stamped on many verses is
  * book-level boilerplate; it belongs in the book introduction, or once, where it matters most.
  */
-import { splitSentences } from '../text/plain-text.js'
+import { splitSentences } from '../../text/plain-text.js'
 
 /** Most verses one note sentence may appear in. */
 export const MAX_VERSES_PER_SENTENCE = 3

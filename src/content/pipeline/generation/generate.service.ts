@@ -16,13 +16,13 @@
  * to the model, which fixes most of them at the second try (see prompts.ts retryMessages).
  * Transport retries (429, 5xx, timeouts) are the client's business and counted separately.
  */
-import type { ContentRepository } from '../content.repository.js'
+import type { ContentRepository } from '../../content.repository.js'
 import type { ContentService } from '../content.service.js'
-import type { Style } from '../content.store.js'
+import type { Style } from '../../content.store.js'
 import { STYLE_FIELDS, validateContent } from '../validation.js'
-import { bookAt, findBook } from '../../verses/books.js'
-import { verseSlug } from '../../verses/slug.js'
-import type { VerseRecord, VerseStore } from '../../verses/verse.store.js'
+import { bookAt, findBook } from '../../../verses/books.js'
+import { verseSlug } from '../../../verses/slug.js'
+import type { VerseRecord, VerseStore } from '../../../verses/verse.store.js'
 import { LlmError, type ChatClient, type ChatMessage, type ParsedContent, type ResponseSchema } from './llm-client.js'
 import { CONTEXT_VERSES, PROMPT_VERSIONS, RESPONSE_SCHEMAS, buildMessages, loadPrompt, retryMessages, type PromptTemplate, type VerseInContext } from './prompts.js'
 

@@ -7,21 +7,19 @@
  * generation run redoes the verses for the new version (see db/prompts/faithful-v2.md).
  */
 import { readFileSync } from 'node:fs'
-import type { Style } from '../content.store.js'
-import { BOTTOM_LINE_MAX_WORDS } from '../../text/length.js'
-import { countWords } from '../../text/plain-text.js'
+import type { Style } from '../../content.store.js'
+import { BOTTOM_LINE_MAX_WORDS } from '../../../text/length.js'
+import { countWords } from '../../../text/plain-text.js'
 import { MAX_LENGTH_RATIO, MIN_LENGTH_RATIO, properNames } from '../validation.js'
-import { bookAt } from '../../verses/books.js'
-import { verseReference } from '../../verses/slug.js'
-import type { VerseRecord } from '../../verses/verse.store.js'
-import { projectPath } from '../../infra/paths.js'
+import { bookAt } from '../../../verses/books.js'
+import { verseReference } from '../../../verses/slug.js'
+import type { VerseRecord } from '../../../verses/verse.store.js'
+import { projectPath } from '../../../infra/paths.js'
 import type { ChatMessage, ResponseSchema } from './llm-client.js'
+import { PROMPTS_DIR } from '../../../seed/seed-files.js'
 
 /** The prompt version of each style: the name of its file in db/prompts, without `.md`. */
 export const PROMPT_VERSIONS: Readonly<Record<Style, string>> = Object.freeze({ faithful: 'faithful-v2', casual: 'casual-v2' })
-
-/** Where the prompt files live, relative to the project root. */
-export const PROMPTS_DIR = 'db/prompts'
 
 /** Verses given before and after the target, as context only. */
 export const CONTEXT_VERSES = 2

@@ -23,15 +23,15 @@
  *
  * Sentences are counted by `splitSentences`, words by `countWords` (src/text/plain-text.ts).
  */
-import { findArchaicForms } from './archaic.js'
-import type { Style } from './content.store.js'
-import { blankQuotations, fieldGateIssues, numbersIssue } from '../text/editorial.js'
-import type { ValidationIssue } from '../text/issues.js'
-import { bottomLineIssues, sentenceCountIssue } from '../text/length.js'
-import { countWords, excerpt, plainTextIssues, plural } from '../text/plain-text.js'
+import { findArchaicForms } from '../../text/archaic.js'
+import type { Style } from '../content.store.js'
+import { blankQuotations, fieldGateIssues, numbersIssue } from '../../text/editorial.js'
+import type { ValidationIssue } from '../../text/issues.js'
+import { bottomLineIssues, sentenceCountIssue } from '../../text/length.js'
+import { countWords, excerpt, plainTextIssues, plural } from '../../text/plain-text.js'
 
 export type { Style }
-export type { ValidationIssue, ValidationRule } from '../text/issues.js'
+export type { ValidationIssue, ValidationRule } from '../../text/issues.js'
 
 /** The fields of one verse's content; which of them a style has is {@link STYLE_FIELDS}. */
 export interface ContentFields {

@@ -5,15 +5,15 @@
  * (curated over generated) that start-up serves.
  */
 import { createHash } from 'node:crypto'
-import type { ImportReport } from '../content/content.service.js'
-import { outranks } from '../content/content.store.js'
-import { importAllOrNothing, parseJsonlLines, type RejectedLine } from '../content/jsonl.js'
-import { parseProvenance } from '../content/provenance.js'
-import { formatIssue } from '../text/issues.js'
-import { narrativeContentIssues } from './narrative-content.js'
-import type { NarrativeContentRepository, NarrativeMethod, NarrativeStyle, StoredNarrativeContent } from './narrative-content.repository.js'
-import type { NarrativeStore } from './narrative.store.js'
-import type { NarrativeContent } from './narratives.service.js'
+import type { ImportReport } from './content.service.js'
+import { outranks } from '../content.store.js'
+import { importAllOrNothing, parseJsonlLines, type RejectedLine } from './jsonl.js'
+import { parseProvenance } from './provenance.js'
+import { formatIssue } from '../../text/issues.js'
+import { narrativeContentIssues } from './narrative-validation.js'
+import type { NarrativeContentRepository, NarrativeMethod, NarrativeStyle, StoredNarrativeContent } from '../../narratives/narrative-content.repository.js'
+import type { NarrativeStore } from '../../narratives/narrative.store.js'
+import type { NarrativeContent } from '../../narratives/narratives.service.js'
 
 /** One line of the narrative exchange format (the `narrative` key tells it from a verse line). */
 export interface NarrativeContentLine {

@@ -6,16 +6,17 @@
  * is skipped.
  */
 import { readFileSync } from 'node:fs'
-import type { Style } from '../content/content.store.js'
-import { CHARS_PER_TOKEN, SelectionError, runGeneration, type GenerateOptions, type GenerationPlan, type GenerationReport, type GenerationVerdict, type WorkPlan } from '../content/generation/generate.service.js'
-import type { ChatMessage, ParsedContent, ResponseSchema } from '../content/generation/llm-client.js'
-import { PROMPTS_DIR, parsePromptFile, type PromptTemplate } from '../content/generation/prompts.js'
-import { projectPath } from '../infra/paths.js'
-import type { VerseStore } from '../verses/verse.store.js'
-import { narrativeContentIssues } from './narrative-content.js'
-import type { NarrativeContentRepository } from './narrative-content.repository.js'
-import type { NarrativeContentService } from './narrative-content.service.js'
-import type { Gospel, NarrativeRecord, NarrativeStore } from './narrative.store.js'
+import type { Style } from '../../content.store.js'
+import { CHARS_PER_TOKEN, SelectionError, runGeneration, type GenerateOptions, type GenerationPlan, type GenerationReport, type GenerationVerdict, type WorkPlan } from './generate.service.js'
+import type { ChatMessage, ParsedContent, ResponseSchema } from './llm-client.js'
+import { parsePromptFile, type PromptTemplate } from './prompts.js'
+import { projectPath } from '../../../infra/paths.js'
+import type { VerseStore } from '../../../verses/verse.store.js'
+import { narrativeContentIssues } from '../narrative-validation.js'
+import type { NarrativeContentRepository } from '../../../narratives/narrative-content.repository.js'
+import type { NarrativeContentService } from '../narrative-content.service.js'
+import type { Gospel, NarrativeRecord, NarrativeStore } from '../../../narratives/narrative.store.js'
+import { PROMPTS_DIR } from '../../../seed/seed-files.js'
 
 /** The prompt version of each style: the name of its file in db/prompts, without `.md`. */
 export const NARRATIVE_PROMPT_VERSIONS: Readonly<Record<Style, string>> = Object.freeze({ faithful: 'narrative-faithful-v2', casual: 'narrative-casual-v2' })
