@@ -2,18 +2,16 @@
  * The rules of stored narrative content, mirroring ContentService for verses: the JSONL
  * exchange format (import and export), validation of every line with
  * {@link narrativeContentIssues}, all-or-nothing writes, content hashes, and the precedence
- * (curated over generated) that start-up serves.
+ * (curated over generated) of rows.
  */
 import { createHash } from 'node:crypto'
 import type { ImportReport } from './content.service.js'
-import { outranks } from '../content.store.js'
 import { importAllOrNothing, parseJsonlLines, type RejectedLine } from './jsonl.js'
 import { parseProvenance } from './provenance.js'
 import { formatIssue } from '../../text/issues.js'
 import { narrativeContentIssues } from './narrative-validation.js'
 import type { NarrativeContentRepository, NarrativeMethod, NarrativeStyle, StoredNarrativeContent } from '../../narratives/narrative-content.repository.js'
 import type { NarrativeStore } from '../../narratives/narrative.store.js'
-import type { NarrativeContent } from '../../narratives/narratives.service.js'
 
 /** One line of the narrative exchange format (the `narrative` key tells it from a verse line). */
 export interface NarrativeContentLine {
@@ -39,26 +37,6 @@ export function isNarrativeJsonl(text: string): boolean {
   } catch {
     return false
   }
-}
-
-/**
- * The content start-up serves, by `slug:style`: one row per narrative and style, curated
- * before generated. Rows of narratives the store does not know are left out.
- */
-export function servedNarrativeContent(rows: readonly StoredNarrativeContent[], store: NarrativeStore): ReadonlyMap<string, NarrativeContent> {
-  const served = new Map<string, StoredNarrativeContent>()
-  for (const row of rows) {
-    if (store.get(row.slug) === undefined) continue
-    const key = `${row.slug}:${row.style}`
-    const current = served.get(key)
-    // The same rule as verse content: curated wins over generated.
-    if (current === undefined || outranks(row.method, current.method)) served.set(key, row)
-  }
-  const content = new Map<string, NarrativeContent>()
-  for (const [key, row] of served) {
-    content.set(key, { summary: row.summary, bottomLine: row.bottomLine, method: row.method, model: row.model, promptVersion: row.promptVersion })
-  }
-  return content
 }
 
 /** Narrative content import, export and generated writes. */
