@@ -4,7 +4,7 @@
 BIN := node_modules/.bin
 export NODE_OPTIONS ?= --enable-source-maps
 
-.PHONY: all install generate build run migrate seed test typecheck lint bench clean
+.PHONY: all install generate build run migrate seed test typecheck lint format bench clean
 
 all: build
 
@@ -39,6 +39,17 @@ test: install
 
 typecheck: install
 	$(BIN)/tsc --noEmit -p .
+
+## lint: typescript-eslint with the layering rules, the formatter's check, the dependency check
+## (make test runs the same three through test/contract/lint.test.ts)
+lint: install
+	$(BIN)/eslint .
+	$(BIN)/prettier --check .
+	$(BIN)/knip
+
+## format: rewrite every source file in the house format (.prettierrc.json)
+format: install
+	$(BIN)/prettier --write .
 
 ## bench: the verse endpoint against a bare node:http server, side by side
 bench: build

@@ -42,7 +42,7 @@ export interface FieldGateOptions {
   readonly quotationsExempt?: boolean
 }
 
-const OPENING = /^["'(\[“‘]+/u
+const OPENING = /^["'([“‘]+/u
 /** Closing quotes and brackets, which may follow the final punctuation. */
 const CLOSERS = new Set(['"', "'", ')', ']', '”', '’'])
 const CURLY = /[“”‘’]/u

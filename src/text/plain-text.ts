@@ -44,7 +44,7 @@ const NUMBER_ABBREVIATIONS: ReadonlySet<string> = new Set([
 const TERMINATOR = /[.!?…]+["'”’)\]]*/gu
 const SPACES = /\s*/uy
 const CLOSERS = /["'”’)\]]+$/u
-const OPENERS = /^["'“‘(\[]+/u
+const OPENERS = /^["'“‘([]+/u
 
 /** True when the full stop after `word` (the token before it) belongs to an abbreviation. */
 function isAbbreviation(word: string, following: string): boolean {

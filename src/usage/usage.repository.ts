@@ -12,7 +12,7 @@ export interface LedgerIncrement {
 }
 
 /** One ledger row. */
-export interface LedgerRow extends LedgerIncrement {}
+export type LedgerRow = LedgerIncrement
 
 /** Counted MCP tool calls to add for one key, period, AI client and tool. */
 export interface ClientIncrement {
