@@ -5,6 +5,7 @@
  * for any verse the tests ask about.
  */
 import { modernize } from '../../src/content/pipeline/modernizer.js'
+import { findBritishSpellings } from '../../src/text/american-spelling.js'
 
 /** What the modernizer leaves that the guide does not allow, and a modern form of it. */
 const REPLACEMENTS: ReadonlyArray<readonly [RegExp, string]> = [
@@ -17,8 +18,6 @@ const REPLACEMENTS: ReadonlyArray<readonly [RegExp, string]> = [
   [/\bwherein\b/giu, 'in which'],
   [/\bthereof\b/giu, 'of it'],
   [/\bverily\b/giu, 'truly'],
-  [/\bSaviour\b/gu, 'Savior'],
-  [/\bhonour\b/giu, 'honor'],
 ]
 
 /** Keeps a capital where the original word had one. */
@@ -33,5 +32,6 @@ function inCase(found: string, modern: string): string {
 export function gateReadyRendering(kjvText: string): string {
   let text = modernize(kjvText)
   for (const [pattern, modern] of REPLACEMENTS) text = text.replace(pattern, (found) => inCase(found, modern))
+  for (const { found, american } of findBritishSpellings(text)) text = text.replace(new RegExp(`\\b${found}\\b`, 'gu'), american)
   return text
 }
