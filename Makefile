@@ -45,7 +45,7 @@ typecheck: install
 lint: install
 	$(BIN)/eslint .
 	$(BIN)/prettier --check .
-	$(BIN)/knip
+	$(BIN)/tsx scripts/check-dependencies.ts
 
 ## format: rewrite every source file in the house format (.prettierrc.json)
 format: install

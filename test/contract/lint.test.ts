@@ -1,9 +1,12 @@
 /**
  * The lint gate: the whole project passes typescript-eslint with the layering rules and the
- * dependency check, and each layering rule does fire on a file that breaks it (checked on
+ * dependency check (scripts/check-dependencies.ts), and each rule does fire on a file that breaks it (checked on
  * text linted as if it were at a path in src/, so no bad file is ever written).
  */
 import { execFile } from 'node:child_process'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { ESLint } from 'eslint'
 import t from 'tap'
@@ -24,11 +27,32 @@ t.test('the whole project passes the linter', async (t) => {
   t.ok(results.length > 100, `${results.length} files linted`)
 })
 
-t.test('every dependency is used and none is missing (knip)', async (t) => {
-  const result = await promisify(execFile)(projectPath('node_modules', '.bin', 'knip'), ['--no-progress'], { cwd: projectPath() })
+/** Runs scripts/check-dependencies.ts, on this project or on `root`. */
+async function checkDependencies(root?: string): Promise<{ code: number; output: string }> {
+  const args = ['--import', 'tsx', projectPath('scripts', 'check-dependencies.ts'), ...(root === undefined ? [] : ['--root', root])]
+  return promisify(execFile)(process.execPath, args, { cwd: projectPath() })
     .then(({ stdout }) => ({ code: 0, output: stdout }))
     .catch((error: { code?: number; stdout?: string }) => ({ code: error.code ?? 1, output: error.stdout ?? '' }))
-  t.equal(result.code, 0, `knip reports nothing${result.output === '' ? '' : `:\n${result.output.slice(0, 4000)}`}`)
+}
+
+t.test('every dependency is used, none is missing, none is misplaced', async (t) => {
+  const result = await checkDependencies()
+  t.equal(result.code, 0, `the dependency check reports nothing${result.output === '' ? '' : `:\n${result.output.slice(0, 4000)}`}`)
+})
+
+t.test('the dependency check catches an unused, a missing and a misplaced package', async (t) => {
+  const root = mkdtempSync(join(tmpdir(), 'pv-deps-'))
+  t.teardown(() => rmSync(root, { recursive: true, force: true }))
+  writeFileSync(join(root, 'package.json'), JSON.stringify({ dependencies: { 'left-pad': '1.0.0' }, devDependencies: { yaml: '2.0.0' } }))
+  mkdirSync(join(root, 'src'))
+  writeFileSync(join(root, 'src', 'a.ts'), "import { parse } from 'yaml'\nimport { x } from 'undeclared-thing/sub'\nexport const y = [parse, x]\n")
+  const result = await checkDependencies(root)
+  t.equal(result.code, 1)
+  t.same(result.output.trim().split('\n'), [
+    'left-pad: a dependency that run-time code does not use',
+    'undeclared-thing: imported by run-time code (src, db, bin) but not in package.json',
+    'yaml: imported by run-time code (src, db, bin) but only a devDependency',
+  ])
 })
 
 t.test('a route file imported anywhere but app.ts is an error', async (t) => {
