@@ -253,6 +253,10 @@ t.test('proper names are kept in simplified_text, in both styles', async (t) => 
   const jacob = kjv(1, 32, 28)
   t.same(rules(casual({ simplified_text: 'He said, "Your name will no longer be Jacob but Israelite, for you have struggled with God and with people and have won."' }, jacob)), [], 'Israelite(s) for Israel')
   t.same(rules(casual({ simplified_text: 'The story of Jesus the Messiah, son of David, son of Abraham.' }, kjv(40, 1, 1))), [], 'Messiah for Christ')
+  const darius = kjv(27, 5, 31)
+  t.same(rules(casual({ simplified_text: 'And Darius the Mede took over the kingdom when he was about sixty-two years old.' }, darius)), [], 'Mede for Median')
+  t.same(rules(casual({ simplified_text: 'And Darius took over the kingdom when he was about sixty-two years old.' }, darius)), ['simplified_text:proper_names'], 'Darius kept, the Mede left out')
+  t.same(rules(casual({ simplified_text: 'From Miletus he sent a message to Ephesus and called for the elders of the church.' }, kjv(44, 20, 17))), [], 'Miletus for Miletum')
   t.same(rules(casual({ simplified_text: 'Jacob went to Beth el.' }, 'And Jacob came to Beth-el.')), [], 'a hyphenated name written as two words')
   // Modern spellings of names whose KJV form is Greek or old English (Acts 16:1, 14:6; Luke 13:1, 23:51).
   t.same(rules(casual({ simplified_text: 'Then Paul came to Derbe and Lystra, and a disciple named Timothy lived there, the son of a Jewish woman who believed, though his father was Greek.' }, kjv(44, 16, 1))), [], 'Jewish for Jewess, Timothy for Timotheus')

@@ -315,6 +315,11 @@ export const NAME_EQUIVALENTS: Readonly<Record<string, readonly string[]>> = {
   'Cedron': ['Kidron'],
   'Jewess': ['Jewish'],
   'Lycaonia': ['Lycaonian'],
+  'Miletum': ['Miletus'],
+  'Median': ['Mede'],
+  'Grecia': ['Greece'],
+  'Phebe': ['Phoebe'],
+  'Cenchrea': ['Cenchreae'],
 }
 
 /**
