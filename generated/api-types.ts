@@ -726,9 +726,9 @@ export interface components {
          *     section of a book (`GET /api/v1/books/{book}`).
          */
         SectionRef: {
-            /** @description Stable, `{book}-{title words}`, e.g. `genesis-god-creates-the-world`. */
+            /** @description Stable, `{book}-{title words}`, e.g. `genesis-god-creates-the-world-in-six-days`. */
             slug: string;
-            /** @description Our own short title, e.g. "God creates the world". */
+            /** @description Our own short title, e.g. "God creates the world in six days". */
             title: string;
         };
         /** @description One section of a book's outline, in text order. */

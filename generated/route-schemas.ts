@@ -280,12 +280,12 @@ export const routes = {
               "properties": {
                 "slug": {
                   "type": "string",
-                  "description": "Stable, `{book}-{title words}`, e.g. `genesis-god-creates-the-world`.",
+                  "description": "Stable, `{book}-{title words}`, e.g. `genesis-god-creates-the-world-in-six-days`.",
                   "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$"
                 },
                 "title": {
                   "type": "string",
-                  "description": "Our own short title, e.g. \"God creates the world\"."
+                  "description": "Our own short title, e.g. \"God creates the world in six days\"."
                 }
               }
             }
@@ -870,12 +870,12 @@ export const routes = {
                     "properties": {
                       "slug": {
                         "type": "string",
-                        "description": "Stable, `{book}-{title words}`, e.g. `genesis-god-creates-the-world`.",
+                        "description": "Stable, `{book}-{title words}`, e.g. `genesis-god-creates-the-world-in-six-days`.",
                         "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$"
                       },
                       "title": {
                         "type": "string",
-                        "description": "Our own short title, e.g. \"God creates the world\"."
+                        "description": "Our own short title, e.g. \"God creates the world in six days\"."
                       }
                     }
                   }
@@ -1384,12 +1384,12 @@ export const routes = {
                     "properties": {
                       "slug": {
                         "type": "string",
-                        "description": "Stable, `{book}-{title words}`, e.g. `genesis-god-creates-the-world`.",
+                        "description": "Stable, `{book}-{title words}`, e.g. `genesis-god-creates-the-world-in-six-days`.",
                         "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$"
                       },
                       "title": {
                         "type": "string",
-                        "description": "Our own short title, e.g. \"God creates the world\"."
+                        "description": "Our own short title, e.g. \"God creates the world in six days\"."
                       }
                     }
                   }
@@ -3180,12 +3180,12 @@ export const componentSchemas = {
         "properties": {
           "slug": {
             "type": "string",
-            "description": "Stable, `{book}-{title words}`, e.g. `genesis-god-creates-the-world`.",
+            "description": "Stable, `{book}-{title words}`, e.g. `genesis-god-creates-the-world-in-six-days`.",
             "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$"
           },
           "title": {
             "type": "string",
-            "description": "Our own short title, e.g. \"God creates the world\"."
+            "description": "Our own short title, e.g. \"God creates the world in six days\"."
           }
         }
       }
@@ -3202,12 +3202,12 @@ export const componentSchemas = {
     "properties": {
       "slug": {
         "type": "string",
-        "description": "Stable, `{book}-{title words}`, e.g. `genesis-god-creates-the-world`.",
+        "description": "Stable, `{book}-{title words}`, e.g. `genesis-god-creates-the-world-in-six-days`.",
         "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$"
       },
       "title": {
         "type": "string",
-        "description": "Our own short title, e.g. \"God creates the world\"."
+        "description": "Our own short title, e.g. \"God creates the world in six days\"."
       }
     }
   },
@@ -3918,12 +3918,12 @@ export const componentSchemas = {
               "properties": {
                 "slug": {
                   "type": "string",
-                  "description": "Stable, `{book}-{title words}`, e.g. `genesis-god-creates-the-world`.",
+                  "description": "Stable, `{book}-{title words}`, e.g. `genesis-god-creates-the-world-in-six-days`.",
                   "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$"
                 },
                 "title": {
                   "type": "string",
-                  "description": "Our own short title, e.g. \"God creates the world\"."
+                  "description": "Our own short title, e.g. \"God creates the world in six days\"."
                 }
               }
             }
@@ -5425,12 +5425,12 @@ export const componentSchemas = {
               "properties": {
                 "slug": {
                   "type": "string",
-                  "description": "Stable, `{book}-{title words}`, e.g. `genesis-god-creates-the-world`.",
+                  "description": "Stable, `{book}-{title words}`, e.g. `genesis-god-creates-the-world-in-six-days`.",
                   "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$"
                 },
                 "title": {
                   "type": "string",
-                  "description": "Our own short title, e.g. \"God creates the world\"."
+                  "description": "Our own short title, e.g. \"God creates the world in six days\"."
                 }
               }
             }

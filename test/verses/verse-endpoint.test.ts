@@ -167,6 +167,7 @@ for (const { kind, skip } of availableKinds()) {
       const genesis = (await call(t, app, { url: '/api/v1/verse/genesis-1-1', headers: { 'x-api-key': key } })).json<VerseResource>()
       t.notOk('narrative' in genesis, 'no narrative outside the Gospels')
       const first = outline[0]
+      t.same(genesis.section, { slug: 'genesis-god-creates-the-world-in-six-days', title: 'God creates the world in six days' }, 'our title for Genesis 1')
       t.same(genesis.section, { slug: first?.slug, title: first?.title }, 'the first section of the outline')
       t.notMatch(genesis.section.title, /^the creation$/i, 'our own title, not the BSB heading')
       t.match(genesis.section.slug, /^genesis-[a-z]/)
