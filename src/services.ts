@@ -85,7 +85,7 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
   const keyVerifier = new KeyVerifier(keysRepository, { pollIntervalMs: KEY_POLL_INTERVAL_MS, now: () => clock.now().getTime(), logger })
   const keys = new KeysService(keysRepository, keyVerifier, config.quotas)
   const quotas = new QuotaService(counter, usage, config.quotas, clock, { opPrefix: randomBytes(8).toString('hex'), logger })
-  const verses = new VersesService({ verses: deps.stores.verses, content: deps.stores.content, intros: deps.stores.intros, narratives: deps.stores.narratives, config })
+  const verses = new VersesService({ verses: deps.stores.verses, content: deps.stores.content, intros: deps.stores.intros, narratives: deps.stores.narratives, sections: deps.stores.sections, config })
   return {
     verses,
     narratives: new NarrativesService(deps.stores.narratives, verses, deps.stores.narrativeContent),

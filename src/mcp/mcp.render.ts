@@ -65,7 +65,9 @@ export function verseText(verse: Verse, cite: Citation): string {
     lines.push('', `Casual modern English: ${verse.casual.simplified_text}`)
     if (verse.casual.bottom_line) lines.push(`Bottom line (casual): ${verse.casual.bottom_line}`)
   }
+  // In the Gospels the section is the narrative: name it once.
   if (verse.narrative !== undefined) lines.push('', `Part of the narrative "${verse.narrative.title}" (${verse.narrative.slug}).`)
+  else lines.push('', `Part of the section "${verse.section.title}" (${verse.section.slug}).`)
   return [...lines, '', cite.text].join('\n')
 }
 

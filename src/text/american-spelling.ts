@@ -100,7 +100,8 @@ const WORDS: ReadonlyMap<string, string> = new Map<string, string>([
   ['woollen', 'woolen'], ['woollens', 'woolens'],
   ['grey', 'gray'], ['greys', 'grays'], ['greyer', 'grayer'], ['greyest', 'grayest'],
   ['greyish', 'grayish'], ['greying', 'graying'], ['greyed', 'grayed'],
-  ['whilst', 'while'], ['amongst', 'among'], ['learnt', 'learned'], ['spelt', 'spelled'],
+  // Not 'spelt' (for spelled): in a verse note it is the grain (Exodus 9:32, Isaiah 28:25).
+  ['whilst', 'while'], ['amongst', 'among'], ['learnt', 'learned'],
   ['spoilt', 'spoiled'], ['programme', 'program'], ['programmes', 'programs'],
   ['cheque', 'check'], ['cheques', 'checks'], ['gaol', 'jail'], ['gaols', 'jails'],
   ['gaoler', 'jailer'], ['storey', 'story'], ['storeys', 'stories'], ['kerb', 'curb'], ['kerbs', 'curbs'],

@@ -99,6 +99,17 @@ t.test('MCP tools', async (t) => {
     t.ok(all.faithful && all.casual)
   })
 
+  t.test('get_verse names the verse\'s section (once, as the narrative, in the Gospels)', async (t) => {
+    const romans = await callTool('get_verse', { reference: 'Romans 8:28' })
+    const section = (romans.structuredContent as { section: { slug: string; title: string } }).section
+    t.match(section.slug, /^romans-[a-z]/)
+    t.match(textOf(romans), `Part of the section "${section.title}" (${section.slug}).`)
+    const john = await callTool('get_verse', { reference: 'John 3:16' })
+    t.same((john.structuredContent as { section: unknown }).section, { slug: 'john-nicodemus-comes-by-night', title: 'Nicodemus comes by night' })
+    t.match(textOf(john), 'Part of the narrative "Nicodemus comes by night"')
+    t.notMatch(textOf(john), 'Part of the section', 'the narrative is not named twice')
+  })
+
   t.test('get_verse refuses more than one verse, and unknown verses, as tool errors', async (t) => {
     const range = await callTool('get_verse', { reference: 'John 3:16-18' })
     t.equal(range.isError, true)

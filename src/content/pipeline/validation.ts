@@ -320,6 +320,11 @@ export const NAME_EQUIVALENTS: Readonly<Record<string, readonly string[]>> = {
   'Grecia': ['Greece'],
   'Phebe': ['Phoebe'],
   'Cenchrea': ['Cenchreae'],
+  'Moabitess': ['Moabite'],
+  'Moabitish': ['Moabite'],
+  'Canaanitish': ['Canaanite'],
+  'Korhites': ['Korahites'],
+  'Naashon': ['Nahshon'],
 }
 
 /**
