@@ -178,7 +178,10 @@ export function titleKey(title: string): string {
 
 /** The number of words of a title (runs separated by spaces). */
 export function wordCount(title: string): number {
-  return title.trim().split(/\s+/).filter((w) => w !== '').length
+  return title
+    .trim()
+    .split(/\s+/)
+    .filter((w) => w !== '').length
 }
 
 // ---------------------------------------------------------------------------
@@ -237,10 +240,13 @@ export function readReferenceUnits(csv: string): ReferenceUnit[] {
   if (books.join(',') !== order.join(',')) throw new Error('reference books are not the 66 books in canonical order')
   for (const book of order) {
     const own = units.filter((u) => u.book === book)
-    checkPartition(book, own.map((u, i) => {
-      if (u.seq !== i + 1) throw new Error(`reference ${book}: unit ${i + 1} has seq ${u.seq}`)
-      return { start: u.start, end: u.end, label: `${book} ${u.seq}` }
-    }))
+    checkPartition(
+      book,
+      own.map((u, i) => {
+        if (u.seq !== i + 1) throw new Error(`reference ${book}: unit ${i + 1} has seq ${u.seq}`)
+        return { start: u.start, end: u.end, label: `${book} ${u.seq}` }
+      }),
+    )
   }
   return units
 }
@@ -274,7 +280,8 @@ export function parseTitleLines(book: string, text: string): TitleLine[] {
     const extra = Object.keys(row).filter((k) => !['seq', 'range', 'title', 'slug'].includes(k))
     if (extra.length > 0) throw new Error(`${where}: unknown keys ${extra.join(', ')}`)
     const { seq, range, title, slug } = row
-    if (typeof seq !== 'number' || !Number.isInteger(seq) || typeof range !== 'string' || typeof title !== 'string') throw new Error(`${where}: needs seq, range and title`)
+    if (typeof seq !== 'number' || !Number.isInteger(seq) || typeof range !== 'string' || typeof title !== 'string')
+      throw new Error(`${where}: needs seq, range and title`)
     if (slug !== undefined && typeof slug !== 'string') throw new Error(`${where}: slug must be a string`)
     return [slug === undefined ? { seq, range, title } : { seq, range, title, slug }]
   })
@@ -296,10 +303,24 @@ function readNarratives(json: string): NarrativeRow[] {
     const r = x as Record<string, unknown>
     const start = r['start'] as VerseRef | undefined
     const end = r['end'] as VerseRef | undefined
-    if (typeof r['slug'] !== 'string' || typeof r['title'] !== 'string' || typeof r['gospel'] !== 'string' || typeof r['order'] !== 'number' || start === undefined || end === undefined) {
+    if (
+      typeof r['slug'] !== 'string' ||
+      typeof r['title'] !== 'string' ||
+      typeof r['gospel'] !== 'string' ||
+      typeof r['order'] !== 'number' ||
+      start === undefined ||
+      end === undefined
+    ) {
       throw new Error(`narrative ${i}: bad row`)
     }
-    return { slug: r['slug'], title: r['title'], gospel: r['gospel'], start: { chapter: start.chapter, verse: start.verse }, end: { chapter: end.chapter, verse: end.verse }, order: r['order'] }
+    return {
+      slug: r['slug'],
+      title: r['title'],
+      gospel: r['gospel'],
+      start: { chapter: start.chapter, verse: start.verse },
+      end: { chapter: end.chapter, verse: end.verse },
+      order: r['order'],
+    }
   })
 }
 
@@ -354,14 +375,25 @@ export function buildSections(inputs: BuildInputs): BuildResult {
         if (line === undefined) {
           if (inputs.draft !== true) throw new Error(`${where} (${range}) has no title`)
           untitled.push(where)
-          return { slug: `${book}-untitled-s${unit.seq}`, title: `Untitled section ${unit.seq}`, book, seq: unit.seq, start: unit.start, end: unit.end, verse_count: 0 }
+          return {
+            slug: `${book}-untitled-s${unit.seq}`,
+            title: `Untitled section ${unit.seq}`,
+            book,
+            seq: unit.seq,
+            start: unit.start,
+            end: unit.end,
+            verse_count: 0,
+          }
         }
         if (line.range !== range) throw new Error(`${where}: title line says ${line.range}, the unit is ${range}`)
         checkTitle(where, line.title, unit.title)
         return { slug: line.slug ?? `${book}-${slugify(line.title)}`, title: line.title, book, seq: unit.seq, start: unit.start, end: unit.end, verse_count: 0 }
       })
     }
-    checkPartition(book, own.map((s) => ({ start: s.start, end: s.end, label: `${book} section ${s.seq}` })))
+    checkPartition(
+      book,
+      own.map((s) => ({ start: s.start, end: s.end, label: `${book} section ${s.seq}` })),
+    )
     for (const s of own) {
       s.verse_count = verseOrdinal(book, s.end) - verseOrdinal(book, s.start) + 1
       if (!SECTION_SLUG_PATTERN.test(s.slug) || !s.slug.startsWith(`${book}-`)) throw new Error(`${book} ${s.seq}: bad slug ${s.slug}`)

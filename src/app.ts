@@ -79,7 +79,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     config,
   })
   registerKeyRoutes(app, { keys: services.keys, quotas: services.quotas, quotaConfig: config.quotas })
-  registerUsageRoutes(app, { usage: services.usage, keys: services.keys, quotaConfig: config.quotas, quotas: services.quotas, verifier: services.keyVerifier, clock })
+  registerUsageRoutes(app, {
+    usage: services.usage,
+    keys: services.keys,
+    quotaConfig: config.quotas,
+    quotas: services.quotas,
+    verifier: services.keyVerifier,
+    clock,
+  })
   await registerMetaRoutes(app, {
     isReady: deps.isReady ?? (() => true),
     verseCount: () => deps.verses.size,

@@ -77,7 +77,10 @@ export const DEFAULT_ATTRIBUTION_LICENSE =
 
 /** Thrown for an invalid environment variable; the message names it. */
 export class ConfigError extends Error {
-  constructor(readonly variable: string, reason: string) {
+  constructor(
+    readonly variable: string,
+    reason: string,
+  ) {
     super(`Invalid configuration: ${variable} ${reason}`)
     this.name = 'ConfigError'
   }
@@ -151,20 +154,32 @@ function defaultContactEmail(base: URL): string {
 function origins(env: Env, name: string): readonly string[] {
   const raw = env[name]
   if (raw === undefined || raw.trim() === '') return Object.freeze([])
-  const list = raw.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '')
-  return Object.freeze(list.map((entry) => {
-    let parsed: URL
-    try {
-      parsed = new URL(entry)
-    } catch {
-      throw new ConfigError(name, `must list origins such as https://app.example.org, separated by commas (got ${JSON.stringify(entry)})`)
-    }
-    // An origin has no path, query, fragment or credentials; anything more is probably a mistake.
-    if (!['http:', 'https:'].includes(parsed.protocol) || parsed.username !== '' || parsed.password !== '' || parsed.pathname !== '/' || parsed.search !== '' || parsed.hash !== '') {
-      throw new ConfigError(name, `must list origins (http or https scheme, host and optional port, nothing else) (got ${JSON.stringify(entry)})`)
-    }
-    return parsed.origin
-  }))
+  const list = raw
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '')
+  return Object.freeze(
+    list.map((entry) => {
+      let parsed: URL
+      try {
+        parsed = new URL(entry)
+      } catch {
+        throw new ConfigError(name, `must list origins such as https://app.example.org, separated by commas (got ${JSON.stringify(entry)})`)
+      }
+      // An origin has no path, query, fragment or credentials; anything more is probably a mistake.
+      if (
+        !['http:', 'https:'].includes(parsed.protocol) ||
+        parsed.username !== '' ||
+        parsed.password !== '' ||
+        parsed.pathname !== '/' ||
+        parsed.search !== '' ||
+        parsed.hash !== ''
+      ) {
+        throw new ConfigError(name, `must list origins (http or https scheme, host and optional port, nothing else) (got ${JSON.stringify(entry)})`)
+      }
+      return parsed.origin
+    }),
+  )
 }
 
 function authSecret(env: Env): string | undefined {

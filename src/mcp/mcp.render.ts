@@ -101,7 +101,8 @@ export function resolutionText(resolution: ReferenceResolution): string {
 /** The text of list_narratives. */
 export function narrativeListText(list: NarrativeList): string {
   const lines = [`${list.total} narrative${list.total === 1 ? '' : 's'}${list.data.length < list.total ? `, showing ${list.data.length}` : ''}:`]
-  for (const n of list.data) lines.push(`- ${n.title} — ${n.reference} (slug ${n.slug})${n.parallels.length > 0 ? `; parallels: ${n.parallels.join(', ')}` : ''}`)
+  for (const n of list.data)
+    lines.push(`- ${n.title} — ${n.reference} (slug ${n.slug})${n.parallels.length > 0 ? `; parallels: ${n.parallels.join(', ')}` : ''}`)
   if (list.next_cursor !== null) lines.push('', `More: call list_narratives again with cursor "${list.next_cursor}".`)
   return lines.join('\n')
 }
@@ -109,7 +110,10 @@ export function narrativeListText(list: NarrativeList): string {
 /** The text of get_narrative: summary, verses, parallels. */
 export function narrativeText(narrative: Narrative, cite: Citation): string {
   const lines = [`## ${narrative.title} — ${narrative.reference} (${VERSION})`]
-  for (const [name, content] of [['Summary', narrative.content.faithful], ['Summary (casual)', narrative.content.casual]] as const) {
+  for (const [name, content] of [
+    ['Summary', narrative.content.faithful],
+    ['Summary (casual)', narrative.content.casual],
+  ] as const) {
     if (content?.summary) lines.push('', `${name}: ${content.summary}`)
     if (content?.bottom_line) lines.push(`Bottom line: ${content.bottom_line}`)
   }

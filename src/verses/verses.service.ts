@@ -161,4 +161,3 @@ function casualView(content: StyleContent | undefined): NonNullable<VerseResourc
     provenance: provenanceOf(content),
   }
 }
-

@@ -59,7 +59,8 @@ function toSection(x: unknown, i: number): Section {
   const r = x as Record<string, unknown>
   if (Object.keys(r).join(',') !== KEYS.join(',')) throw new Error(`row ${i}: keys ${Object.keys(r).join(',')}`)
   const { slug, title, book, seq, start, end, verse_count: count } = r
-  if (typeof slug !== 'string' || typeof title !== 'string' || typeof book !== 'string' || typeof seq !== 'number' || typeof count !== 'number') throw new Error(`row ${i}: bad fields`)
+  if (typeof slug !== 'string' || typeof title !== 'string' || typeof book !== 'string' || typeof seq !== 'number' || typeof count !== 'number')
+    throw new Error(`row ${i}: bad fields`)
   if (!isRef(start) || !isRef(end)) throw new Error(`row ${i}: bad range`)
   return { slug, title, book, seq, start, end, verse_count: count }
 }
@@ -79,7 +80,14 @@ for (const v of seed) {
   seedCounts.set(book.slug, counts)
 }
 
-const narratives = (JSON.parse(readFileSync(paths.narratives, 'utf8')) as Array<{ slug: string; title: string; gospel: string; start: { chapter: number; verse: number }; end: { chapter: number; verse: number }; order: number }>)
+const narratives = JSON.parse(readFileSync(paths.narratives, 'utf8')) as Array<{
+  slug: string
+  title: string
+  gospel: string
+  start: { chapter: number; verse: number }
+  end: { chapter: number; verse: number }
+  order: number
+}>
 const titleFiles = readTitleFiles(paths.titlesDir)
 const titleLines = new Map<string, TitleLine[]>([...titleFiles].map(([book, text]) => [book, parseTitleLines(book, text)]))
 const units: ReferenceUnit[] = referenceCsv === undefined ? [] : readReferenceUnits(referenceCsv)
@@ -124,7 +132,8 @@ function coverageProblems(rows: readonly Section[]): string[] {
 function orderProblems(rows: readonly Section[]): string[] {
   const problems: string[] = []
   const bookOrder = rows.map((s) => BOOKS.findIndex((b) => b.slug === s.book))
-  for (let i = 1; i < bookOrder.length; i++) if ((bookOrder[i] ?? 0) < (bookOrder[i - 1] ?? 0)) problems.push(`row ${i} (${rows[i]?.slug ?? ''}) is out of book order`)
+  for (let i = 1; i < bookOrder.length; i++)
+    if ((bookOrder[i] ?? 0) < (bookOrder[i - 1] ?? 0)) problems.push(`row ${i} (${rows[i]?.slug ?? ''}) is out of book order`)
   for (const book of BOOKS) {
     const own = rows.filter((s) => s.book === book.slug)
     if (own.length === 0) problems.push(`${book.slug} has no sections`)
@@ -202,7 +211,8 @@ function sourceProblems(rows: readonly Section[], lines: ReadonlyMap<string, rea
     for (const [i, unit] of bookUnits.entries()) {
       const s = own[i]
       if (s === undefined) continue
-      if (rangeText(s.start, s.end) !== rangeText(unit.start, unit.end)) problems.push(`${s.slug}: ${rangeText(s.start, s.end)}, unit ${rangeText(unit.start, unit.end)}`)
+      if (rangeText(s.start, s.end) !== rangeText(unit.start, unit.end))
+        problems.push(`${s.slug}: ${rangeText(s.start, s.end)}, unit ${rangeText(unit.start, unit.end)}`)
       const line = lines.get(book)?.find((l) => l.seq === unit.seq)
       if (line !== undefined && s.title !== line.title) problems.push(`${s.slug}: title "${s.title}", titles file "${line.title}"`)
       if (titleKey(s.title) === titleKey(unit.title)) problems.push(`${s.slug}: served title is the BSB heading`)
@@ -255,38 +265,59 @@ t.test('slugs are unique, readable and URL-safe', async (t) => {
   const first = sections[0] as Section
   t.ok(slugProblems([first, { ...first, seq: 2 }]).length > 0, 'a repeated slug is found')
   t.ok(slugProblems([{ ...first, slug: 'genesis-1-1' }]).length > 0, 'a verse-shaped slug is found')
-  t.ok(slugProblems([{ ...first, slug: 'exodus-creation' }]).length > 0, 'another book\'s prefix is found')
+  t.ok(slugProblems([{ ...first, slug: 'exodus-creation' }]).length > 0, "another book's prefix is found")
 })
 
-t.test('our titles: present, 2-8 words, our own wording, American and modern, unique within a book', { skip: referenceCsv === undefined ? 'reference CSV not found' : false }, async (t) => {
-  t.same(titleProblems(titleLines, units, true), [])
-  const untitled = titledBooks.filter((book) => (titleLines.get(book)?.length ?? 0) !== units.filter((u) => u.book === book).length)
-  t.same(untitled, [], 'every book has every title')
-  const genesis1 = units.find((u) => u.book === 'genesis' && u.seq === 1) as ReferenceUnit
-  const bad = (title: string, requireAll = false): string => titleProblems(new Map([['genesis', [{ seq: 1, range: '1:1-1:31', title }]]]), units, requireAll).join('\n')
-  t.match(bad(genesis1.title.toUpperCase()), /is the BSB heading/, 'the BSB heading in other capitals is refused')
-  t.match(bad(''), /empty title/)
-  t.match(bad('Creation'), /has 1 words/)
-  t.match(bad('God makes the heavens and the earth in six days'), /has 10 words/)
-  t.match(bad('The Saviour of the world'), /British spelling Saviour/)
-  t.match(bad('God speaketh and it is done'), /archaic speaketh/)
-  t.match(bad('God makes the world', true), /genesis: 1 titles for 135 units/, 'missing titles are found when every title is required')
-  const twice = titleProblems(new Map([['genesis', [{ seq: 1, range: '1:1-1:31', title: 'God makes the world' }, { seq: 2, range: '2:1-2:3', title: 'God makes the world' }]]]), units, false)
-  t.match(twice.join('\n'), /used 2 times/, 'a repeated title is found')
-  const slid = titleProblems(new Map([['genesis', [{ seq: 1, range: '1:1-2:3', title: 'God makes the world' }]]]), units, false)
-  t.match(slid.join('\n'), /range 1:1-2:3/, 'a title line whose range no longer matches is found')
-})
+t.test(
+  'our titles: present, 2-8 words, our own wording, American and modern, unique within a book',
+  { skip: referenceCsv === undefined ? 'reference CSV not found' : false },
+  async (t) => {
+    t.same(titleProblems(titleLines, units, true), [])
+    const untitled = titledBooks.filter((book) => (titleLines.get(book)?.length ?? 0) !== units.filter((u) => u.book === book).length)
+    t.same(untitled, [], 'every book has every title')
+    const genesis1 = units.find((u) => u.book === 'genesis' && u.seq === 1) as ReferenceUnit
+    const bad = (title: string, requireAll = false): string =>
+      titleProblems(new Map([['genesis', [{ seq: 1, range: '1:1-1:31', title }]]]), units, requireAll).join('\n')
+    t.match(bad(genesis1.title.toUpperCase()), /is the BSB heading/, 'the BSB heading in other capitals is refused')
+    t.match(bad(''), /empty title/)
+    t.match(bad('Creation'), /has 1 words/)
+    t.match(bad('God makes the heavens and the earth in six days'), /has 10 words/)
+    t.match(bad('The Saviour of the world'), /British spelling Saviour/)
+    t.match(bad('God speaketh and it is done'), /archaic speaketh/)
+    t.match(bad('God makes the world', true), /genesis: 1 titles for 135 units/, 'missing titles are found when every title is required')
+    const twice = titleProblems(
+      new Map([
+        [
+          'genesis',
+          [
+            { seq: 1, range: '1:1-1:31', title: 'God makes the world' },
+            { seq: 2, range: '2:1-2:3', title: 'God makes the world' },
+          ],
+        ],
+      ]),
+      units,
+      false,
+    )
+    t.match(twice.join('\n'), /used 2 times/, 'a repeated title is found')
+    const slid = titleProblems(new Map([['genesis', [{ seq: 1, range: '1:1-2:3', title: 'God makes the world' }]]]), units, false)
+    t.match(slid.join('\n'), /range 1:1-2:3/, 'a title line whose range no longer matches is found')
+  },
+)
 
-t.test('the table follows its sources: BSB boundaries, our titles, and the narratives in the Gospels', { skip: referenceCsv === undefined ? 'reference CSV not found' : false }, async (t) => {
-  t.same(sourceProblems(sections, titleLines, units), [])
-  const john = sections.findIndex((s) => s.book === 'john')
-  const renamed = sections.map((s, i) => (i === john ? { ...s, title: 'Something else' } : s))
-  t.match(sourceProblems(renamed, titleLines, units).join('\n'), /is not the narrative/, 'a Gospel section that is not its narrative is found')
-  const moved = sections.map((s, i) => (i === 0 ? { ...s, end: { chapter: 1, verse: 30 } } : s))
-  t.match(sourceProblems(moved, titleLines, units).join('\n'), /unit 1:1-1:31/, 'a boundary that is not the reference\'s is found')
-  const bsb = sections.map((s, i) => (i === 0 ? { ...s, title: units[0]?.title ?? '' } : s))
-  t.match(sourceProblems(bsb, titleLines, units).join('\n'), /served title is the BSB heading/)
-})
+t.test(
+  'the table follows its sources: BSB boundaries, our titles, and the narratives in the Gospels',
+  { skip: referenceCsv === undefined ? 'reference CSV not found' : false },
+  async (t) => {
+    t.same(sourceProblems(sections, titleLines, units), [])
+    const john = sections.findIndex((s) => s.book === 'john')
+    const renamed = sections.map((s, i) => (i === john ? { ...s, title: 'Something else' } : s))
+    t.match(sourceProblems(renamed, titleLines, units).join('\n'), /is not the narrative/, 'a Gospel section that is not its narrative is found')
+    const moved = sections.map((s, i) => (i === 0 ? { ...s, end: { chapter: 1, verse: 30 } } : s))
+    t.match(sourceProblems(moved, titleLines, units).join('\n'), /unit 1:1-1:31/, "a boundary that is not the reference's is found")
+    const bsb = sections.map((s, i) => (i === 0 ? { ...s, title: units[0]?.title ?? '' } : s))
+    t.match(sourceProblems(bsb, titleLines, units).join('\n'), /served title is the BSB heading/)
+  },
+)
 
 t.test('sections.json is what the build script produces', { skip: referenceCsv === undefined ? 'reference CSV not found' : false }, async (t) => {
   const inputs = { referenceCsv: referenceCsv ?? '', narrativesJson: readFileSync(paths.narratives, 'utf8'), titles: titleFiles, draft: false }
@@ -302,6 +333,10 @@ t.test('sections.json is what the build script produces', { skip: referenceCsv =
   const genesis = (title: string): Map<string, string> => new Map([['genesis', `${JSON.stringify({ seq: 1, range: '1:1-1:31', title })}\n`]])
   t.throws(() => buildSections({ ...inputs, titles: genesis(units[0]?.title ?? '') }), /is the BSB heading/, 'a BSB heading')
   t.throws(() => buildSections({ ...inputs, titles: genesis('Creation') }), /has 1 words/, 'too short a title')
-  t.throws(() => buildSections({ ...inputs, titles: new Map([['genesis', `${JSON.stringify({ seq: 1, range: '1:1-1:30', title: 'God makes the world' })}\n`]]) }), /the unit is 1:1-1:31/, 'a stale range')
+  t.throws(
+    () => buildSections({ ...inputs, titles: new Map([['genesis', `${JSON.stringify({ seq: 1, range: '1:1-1:30', title: 'God makes the world' })}\n`]]) }),
+    /the unit is 1:1-1:31/,
+    'a stale range',
+  )
   t.throws(() => buildSections({ ...inputs, titles: new Map([['matthew', '']]) }), /titles files for no titled book/, 'titles for a Gospel')
 })

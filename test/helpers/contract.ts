@@ -41,9 +41,7 @@ function resolve(node: unknown): JsonObject {
 function rebase(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(rebase)
   if (node === null || typeof node !== 'object') return node
-  return Object.fromEntries(
-    Object.entries(node).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' && v.startsWith('#/') ? `contract${v}` : rebase(v)]),
-  )
+  return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' && v.startsWith('#/') ? `contract${v}` : rebase(v)]))
 }
 
 const validators = new Map<string, ValidateFunction>()
