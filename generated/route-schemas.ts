@@ -5949,6 +5949,9 @@ export const componentSchemas = {
           "not_ready",
           "sign_in_not_configured",
           "database_unavailable",
+          "malformed_request",
+          "request_timeout",
+          "request_header_fields_too_large",
           "quota_backend_unavailable"
         ]
       },
@@ -6004,6 +6007,9 @@ export const componentSchemas = {
       "not_ready",
       "sign_in_not_configured",
       "database_unavailable",
+      "malformed_request",
+      "request_timeout",
+      "request_header_fields_too_large",
       "quota_backend_unavailable"
     ]
   },

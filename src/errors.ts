@@ -83,6 +83,22 @@ export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, CatalogueEntry>> = Obje
     description:
       'The database does not answer (it is restarting, failing over or overloaded). Nothing was changed or counted; retry after Retry-After seconds.',
   },
+  malformed_request: {
+    status: 400,
+    title: 'Malformed request',
+    description: 'The bytes received are not a valid HTTP/1.1 request (a bad request line, header or chunk). The connection is closed.',
+  },
+  request_timeout: {
+    status: 408,
+    title: 'Request timeout',
+    description:
+      'The request headers or the whole request did not arrive within the limits of the server (HTTP_HEADERS_TIMEOUT_MS, HTTP_REQUEST_TIMEOUT_MS). The connection is closed; send the request again.',
+  },
+  request_header_fields_too_large: {
+    status: 431,
+    title: 'Request header fields too large',
+    description: 'The request headers are larger than the server accepts (16 KiB in all). The connection is closed.',
+  },
 })
 
 /** Seconds a client is asked to wait when a backend is unavailable: long enough for a restart or failover to make progress. */
