@@ -283,10 +283,12 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * One book with its introduction
-         * @description A book of the KJV with its versification and an introduction: author and date as
-         *     tradition and scholarship give them, audience, setting and purpose. `book` is the slug
-         *     (`1-corinthians`) or any alias (`1cor`, `Psalm`, `song-of-songs`). Not counted.
+         * One book with its introduction and section outline
+         * @description A book of the KJV with its versification, an introduction (author and date as
+         *     tradition and scholarship give them, audience, setting and purpose) and its section
+         *     outline: every verse in exactly one titled section, in order (in the Gospels, the
+         *     narratives). `book` is the slug (`1-corinthians`) or any alias (`1cor`, `Psalm`,
+         *     `song-of-songs`). Not counted.
          */
         get: operations["getBook"];
         put?: never;
@@ -693,7 +695,10 @@ export interface components {
          * @enum {string}
          */
         StyleSelector: "faithful" | "casual" | "all";
-        /** @description One verse with its KJV text, the requested styles and attribution. */
+        /**
+         * @description One verse with its KJV text, the requested styles, attribution and the section of its
+         *     book's outline it belongs to (and, in the Gospels, its narrative).
+         */
         Verse: {
             /**
              * @description Human-readable reference with the KJV book name, e.g. "1 Corinthians 13:4".
@@ -712,6 +717,39 @@ export interface components {
             available_styles: components["schemas"]["AvailableStyles"];
             attribution: components["schemas"]["Attribution"];
             narrative?: components["schemas"]["NarrativeRef"];
+            section: components["schemas"]["SectionRef"];
+        };
+        /**
+         * @description The section of the book's outline the verse belongs to. Every verse of all 66 books is in
+         *     exactly one section; in the four Gospels the sections are the 548 narratives, so there
+         *     `section` names the same slug and title as `narrative`. The book resource lists every
+         *     section of a book (`GET /api/v1/books/{book}`).
+         */
+        SectionRef: {
+            /** @description Stable, `{book}-{title words}`, e.g. `genesis-god-creates-the-world-in-six-days`. */
+            slug: string;
+            /** @description Our own short title, e.g. "God creates the world in six days". */
+            title: string;
+        };
+        /** @description One section of a book's outline, in text order. */
+        BookSection: {
+            slug: string;
+            title: string;
+            /** @description e.g. "Genesis 1:1-2:3", "Ruth 1:6-18", or "Psalms 23" for a whole chapter. */
+            reference: string;
+            /**
+             * @description The canonical passage slug of the section's verses, for `GET /api/v1/passage/{ref}` (every section is at most 200 verses).
+             * @example genesis-1-1-2-3
+             */
+            passage: string;
+            start: components["schemas"]["ChapterVerse"];
+            end: components["schemas"]["ChapterVerse"];
+            verse_count: number;
+        };
+        /** @description A verse within the book. */
+        ChapterVerse: {
+            chapter: number;
+            verse: number;
         };
         /** @description Extension field, present on every verse of the four Gospels; the narrative the verse belongs to. */
         NarrativeRef: {
@@ -824,7 +862,7 @@ export interface components {
             /** @description The number of verses of each chapter, first chapter first. */
             verse_counts: number[];
         };
-        /** @description A book (the fields of `Book`) with its introduction. */
+        /** @description A book (the fields of `Book`) with its introduction and its section outline. */
         BookDetail: {
             /** @description The KJV book name, e.g. "Song of Solomon". */
             name: string;
@@ -838,6 +876,11 @@ export interface components {
             /** @description The number of verses of each chapter, first chapter first. */
             verse_counts: number[];
             introduction: components["schemas"]["BookIntroduction"];
+            /**
+             * @description The book's outline: every verse in exactly one section, in text order, with no gap or
+             *     overlap. In the four Gospels the sections are the narratives.
+             */
+            sections: components["schemas"]["BookSection"][];
         };
         /** @description Written and reviewed in the Plainverse repository (db/content/book-intros.jsonl). */
         BookIntroduction: {
@@ -1139,7 +1182,7 @@ export interface components {
          * @description Stable machine-readable error codes.
          * @enum {string}
          */
-        ErrorCode: "invalid_parameter" | "missing_credentials" | "invalid_token" | "invalid_api_key" | "domain_not_allowed" | "verse_not_found" | "book_not_found" | "narrative_not_found" | "passage_not_found" | "passage_too_long" | "origin_not_allowed" | "key_not_found" | "not_found" | "method_not_allowed" | "key_limit_reached" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "internal_error" | "not_ready" | "sign_in_not_configured" | "database_unavailable" | "quota_backend_unavailable";
+        ErrorCode: "invalid_parameter" | "missing_credentials" | "invalid_token" | "invalid_api_key" | "domain_not_allowed" | "verse_not_found" | "book_not_found" | "narrative_not_found" | "passage_not_found" | "passage_too_long" | "origin_not_allowed" | "key_not_found" | "not_found" | "method_not_allowed" | "key_limit_reached" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "internal_error" | "not_ready" | "sign_in_not_configured" | "database_unavailable" | "malformed_request" | "request_timeout" | "request_header_fields_too_large" | "quota_backend_unavailable";
         Health: {
             /** @enum {string} */
             status: "ok";

@@ -45,13 +45,14 @@ export const routes = {
       "response": {
         "200": {
           "type": "object",
-          "description": "One verse with its KJV text, the requested styles and attribution.",
+          "description": "One verse with its KJV text, the requested styles, attribution and the section of its\nbook's outline it belongs to (and, in the Gospels, its narrative).\n",
           "required": [
             "reference",
             "slug",
             "kjv_text",
             "available_styles",
-            "attribution"
+            "attribution",
+            "section"
           ],
           "additionalProperties": false,
           "properties": {
@@ -265,6 +266,26 @@ export const routes = {
                 },
                 "title": {
                   "type": "string"
+                }
+              }
+            },
+            "section": {
+              "type": "object",
+              "description": "The section of the book's outline the verse belongs to. Every verse of all 66 books is in\nexactly one section; in the four Gospels the sections are the 548 narratives, so there\n`section` names the same slug and title as `narrative`. The book resource lists every\nsection of a book (`GET /api/v1/books/{book}`).\n",
+              "required": [
+                "slug",
+                "title"
+              ],
+              "additionalProperties": false,
+              "properties": {
+                "slug": {
+                  "type": "string",
+                  "description": "Stable, `{book}-{title words}`, e.g. `genesis-god-creates-the-world-in-six-days`.",
+                  "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$"
+                },
+                "title": {
+                  "type": "string",
+                  "description": "Our own short title, e.g. \"God creates the world in six days\"."
                 }
               }
             }
@@ -614,13 +635,14 @@ export const routes = {
               "type": "array",
               "items": {
                 "type": "object",
-                "description": "One verse with its KJV text, the requested styles and attribution.",
+                "description": "One verse with its KJV text, the requested styles, attribution and the section of its\nbook's outline it belongs to (and, in the Gospels, its narrative).\n",
                 "required": [
                   "reference",
                   "slug",
                   "kjv_text",
                   "available_styles",
-                  "attribution"
+                  "attribution",
+                  "section"
                 ],
                 "additionalProperties": false,
                 "properties": {
@@ -834,6 +856,26 @@ export const routes = {
                       },
                       "title": {
                         "type": "string"
+                      }
+                    }
+                  },
+                  "section": {
+                    "type": "object",
+                    "description": "The section of the book's outline the verse belongs to. Every verse of all 66 books is in\nexactly one section; in the four Gospels the sections are the 548 narratives, so there\n`section` names the same slug and title as `narrative`. The book resource lists every\nsection of a book (`GET /api/v1/books/{book}`).\n",
+                    "required": [
+                      "slug",
+                      "title"
+                    ],
+                    "additionalProperties": false,
+                    "properties": {
+                      "slug": {
+                        "type": "string",
+                        "description": "Stable, `{book}-{title words}`, e.g. `genesis-god-creates-the-world-in-six-days`.",
+                        "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$"
+                      },
+                      "title": {
+                        "type": "string",
+                        "description": "Our own short title, e.g. \"God creates the world in six days\"."
                       }
                     }
                   }
@@ -1107,13 +1149,14 @@ export const routes = {
               "maxItems": 200,
               "items": {
                 "type": "object",
-                "description": "One verse with its KJV text, the requested styles and attribution.",
+                "description": "One verse with its KJV text, the requested styles, attribution and the section of its\nbook's outline it belongs to (and, in the Gospels, its narrative).\n",
                 "required": [
                   "reference",
                   "slug",
                   "kjv_text",
                   "available_styles",
-                  "attribution"
+                  "attribution",
+                  "section"
                 ],
                 "additionalProperties": false,
                 "properties": {
@@ -1327,6 +1370,26 @@ export const routes = {
                       },
                       "title": {
                         "type": "string"
+                      }
+                    }
+                  },
+                  "section": {
+                    "type": "object",
+                    "description": "The section of the book's outline the verse belongs to. Every verse of all 66 books is in\nexactly one section; in the four Gospels the sections are the 548 narratives, so there\n`section` names the same slug and title as `narrative`. The book resource lists every\nsection of a book (`GET /api/v1/books/{book}`).\n",
+                    "required": [
+                      "slug",
+                      "title"
+                    ],
+                    "additionalProperties": false,
+                    "properties": {
+                      "slug": {
+                        "type": "string",
+                        "description": "Stable, `{book}-{title words}`, e.g. `genesis-god-creates-the-world-in-six-days`.",
+                        "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$"
+                      },
+                      "title": {
+                        "type": "string",
+                        "description": "Our own short title, e.g. \"God creates the world in six days\"."
                       }
                     }
                   }
@@ -2030,7 +2093,7 @@ export const routes = {
       "response": {
         "200": {
           "type": "object",
-          "description": "A book (the fields of `Book`) with its introduction.",
+          "description": "A book (the fields of `Book`) with its introduction and its section outline.",
           "required": [
             "name",
             "slug",
@@ -2039,7 +2102,8 @@ export const routes = {
             "chapter_count",
             "verse_count",
             "verse_counts",
-            "introduction"
+            "introduction",
+            "sections"
           ],
           "additionalProperties": false,
           "properties": {
@@ -2111,6 +2175,84 @@ export const routes = {
                 "text": {
                   "type": "string",
                   "description": "80 to 200 words."
+                }
+              }
+            },
+            "sections": {
+              "type": "array",
+              "description": "The book's outline: every verse in exactly one section, in text order, with no gap or\noverlap. In the four Gospels the sections are the narratives.\n",
+              "minItems": 1,
+              "items": {
+                "type": "object",
+                "description": "One section of a book's outline, in text order.",
+                "required": [
+                  "slug",
+                  "title",
+                  "reference",
+                  "passage",
+                  "start",
+                  "end",
+                  "verse_count"
+                ],
+                "additionalProperties": false,
+                "properties": {
+                  "slug": {
+                    "type": "string",
+                    "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$"
+                  },
+                  "title": {
+                    "type": "string"
+                  },
+                  "reference": {
+                    "type": "string",
+                    "description": "e.g. \"Genesis 1:1-2:3\", \"Ruth 1:6-18\", or \"Psalms 23\" for a whole chapter."
+                  },
+                  "passage": {
+                    "type": "string",
+                    "description": "The canonical passage slug of the section's verses, for `GET /api/v1/passage/{ref}` (every section is at most 200 verses)."
+                  },
+                  "start": {
+                    "type": "object",
+                    "description": "A verse within the book.",
+                    "required": [
+                      "chapter",
+                      "verse"
+                    ],
+                    "additionalProperties": false,
+                    "properties": {
+                      "chapter": {
+                        "type": "integer",
+                        "minimum": 1
+                      },
+                      "verse": {
+                        "type": "integer",
+                        "minimum": 1
+                      }
+                    }
+                  },
+                  "end": {
+                    "type": "object",
+                    "description": "A verse within the book.",
+                    "required": [
+                      "chapter",
+                      "verse"
+                    ],
+                    "additionalProperties": false,
+                    "properties": {
+                      "chapter": {
+                        "type": "integer",
+                        "minimum": 1
+                      },
+                      "verse": {
+                        "type": "integer",
+                        "minimum": 1
+                      }
+                    }
+                  },
+                  "verse_count": {
+                    "type": "integer",
+                    "minimum": 1
+                  }
                 }
               }
             }
@@ -2803,13 +2945,14 @@ export const componentSchemas = {
   },
   "Verse": {
     "type": "object",
-    "description": "One verse with its KJV text, the requested styles and attribution.",
+    "description": "One verse with its KJV text, the requested styles, attribution and the section of its\nbook's outline it belongs to (and, in the Gospels, its narrative).\n",
     "required": [
       "reference",
       "slug",
       "kjv_text",
       "available_styles",
-      "attribution"
+      "attribution",
+      "section"
     ],
     "additionalProperties": false,
     "properties": {
@@ -3025,6 +3168,138 @@ export const componentSchemas = {
             "type": "string"
           }
         }
+      },
+      "section": {
+        "type": "object",
+        "description": "The section of the book's outline the verse belongs to. Every verse of all 66 books is in\nexactly one section; in the four Gospels the sections are the 548 narratives, so there\n`section` names the same slug and title as `narrative`. The book resource lists every\nsection of a book (`GET /api/v1/books/{book}`).\n",
+        "required": [
+          "slug",
+          "title"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "slug": {
+            "type": "string",
+            "description": "Stable, `{book}-{title words}`, e.g. `genesis-god-creates-the-world-in-six-days`.",
+            "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$"
+          },
+          "title": {
+            "type": "string",
+            "description": "Our own short title, e.g. \"God creates the world in six days\"."
+          }
+        }
+      }
+    }
+  },
+  "SectionRef": {
+    "type": "object",
+    "description": "The section of the book's outline the verse belongs to. Every verse of all 66 books is in\nexactly one section; in the four Gospels the sections are the 548 narratives, so there\n`section` names the same slug and title as `narrative`. The book resource lists every\nsection of a book (`GET /api/v1/books/{book}`).\n",
+    "required": [
+      "slug",
+      "title"
+    ],
+    "additionalProperties": false,
+    "properties": {
+      "slug": {
+        "type": "string",
+        "description": "Stable, `{book}-{title words}`, e.g. `genesis-god-creates-the-world-in-six-days`.",
+        "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$"
+      },
+      "title": {
+        "type": "string",
+        "description": "Our own short title, e.g. \"God creates the world in six days\"."
+      }
+    }
+  },
+  "BookSection": {
+    "type": "object",
+    "description": "One section of a book's outline, in text order.",
+    "required": [
+      "slug",
+      "title",
+      "reference",
+      "passage",
+      "start",
+      "end",
+      "verse_count"
+    ],
+    "additionalProperties": false,
+    "properties": {
+      "slug": {
+        "type": "string",
+        "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$"
+      },
+      "title": {
+        "type": "string"
+      },
+      "reference": {
+        "type": "string",
+        "description": "e.g. \"Genesis 1:1-2:3\", \"Ruth 1:6-18\", or \"Psalms 23\" for a whole chapter."
+      },
+      "passage": {
+        "type": "string",
+        "description": "The canonical passage slug of the section's verses, for `GET /api/v1/passage/{ref}` (every section is at most 200 verses)."
+      },
+      "start": {
+        "type": "object",
+        "description": "A verse within the book.",
+        "required": [
+          "chapter",
+          "verse"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "chapter": {
+            "type": "integer",
+            "minimum": 1
+          },
+          "verse": {
+            "type": "integer",
+            "minimum": 1
+          }
+        }
+      },
+      "end": {
+        "type": "object",
+        "description": "A verse within the book.",
+        "required": [
+          "chapter",
+          "verse"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "chapter": {
+            "type": "integer",
+            "minimum": 1
+          },
+          "verse": {
+            "type": "integer",
+            "minimum": 1
+          }
+        }
+      },
+      "verse_count": {
+        "type": "integer",
+        "minimum": 1
+      }
+    }
+  },
+  "ChapterVerse": {
+    "type": "object",
+    "description": "A verse within the book.",
+    "required": [
+      "chapter",
+      "verse"
+    ],
+    "additionalProperties": false,
+    "properties": {
+      "chapter": {
+        "type": "integer",
+        "minimum": 1
+      },
+      "verse": {
+        "type": "integer",
+        "minimum": 1
       }
     }
   },
@@ -3408,13 +3683,14 @@ export const componentSchemas = {
         "type": "array",
         "items": {
           "type": "object",
-          "description": "One verse with its KJV text, the requested styles and attribution.",
+          "description": "One verse with its KJV text, the requested styles, attribution and the section of its\nbook's outline it belongs to (and, in the Gospels, its narrative).\n",
           "required": [
             "reference",
             "slug",
             "kjv_text",
             "available_styles",
-            "attribution"
+            "attribution",
+            "section"
           ],
           "additionalProperties": false,
           "properties": {
@@ -3628,6 +3904,26 @@ export const componentSchemas = {
                 },
                 "title": {
                   "type": "string"
+                }
+              }
+            },
+            "section": {
+              "type": "object",
+              "description": "The section of the book's outline the verse belongs to. Every verse of all 66 books is in\nexactly one section; in the four Gospels the sections are the 548 narratives, so there\n`section` names the same slug and title as `narrative`. The book resource lists every\nsection of a book (`GET /api/v1/books/{book}`).\n",
+              "required": [
+                "slug",
+                "title"
+              ],
+              "additionalProperties": false,
+              "properties": {
+                "slug": {
+                  "type": "string",
+                  "description": "Stable, `{book}-{title words}`, e.g. `genesis-god-creates-the-world-in-six-days`.",
+                  "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$"
+                },
+                "title": {
+                  "type": "string",
+                  "description": "Our own short title, e.g. \"God creates the world in six days\"."
                 }
               }
             }
@@ -3934,7 +4230,7 @@ export const componentSchemas = {
   },
   "BookDetail": {
     "type": "object",
-    "description": "A book (the fields of `Book`) with its introduction.",
+    "description": "A book (the fields of `Book`) with its introduction and its section outline.",
     "required": [
       "name",
       "slug",
@@ -3943,7 +4239,8 @@ export const componentSchemas = {
       "chapter_count",
       "verse_count",
       "verse_counts",
-      "introduction"
+      "introduction",
+      "sections"
     ],
     "additionalProperties": false,
     "properties": {
@@ -4015,6 +4312,84 @@ export const componentSchemas = {
           "text": {
             "type": "string",
             "description": "80 to 200 words."
+          }
+        }
+      },
+      "sections": {
+        "type": "array",
+        "description": "The book's outline: every verse in exactly one section, in text order, with no gap or\noverlap. In the four Gospels the sections are the narratives.\n",
+        "minItems": 1,
+        "items": {
+          "type": "object",
+          "description": "One section of a book's outline, in text order.",
+          "required": [
+            "slug",
+            "title",
+            "reference",
+            "passage",
+            "start",
+            "end",
+            "verse_count"
+          ],
+          "additionalProperties": false,
+          "properties": {
+            "slug": {
+              "type": "string",
+              "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$"
+            },
+            "title": {
+              "type": "string"
+            },
+            "reference": {
+              "type": "string",
+              "description": "e.g. \"Genesis 1:1-2:3\", \"Ruth 1:6-18\", or \"Psalms 23\" for a whole chapter."
+            },
+            "passage": {
+              "type": "string",
+              "description": "The canonical passage slug of the section's verses, for `GET /api/v1/passage/{ref}` (every section is at most 200 verses)."
+            },
+            "start": {
+              "type": "object",
+              "description": "A verse within the book.",
+              "required": [
+                "chapter",
+                "verse"
+              ],
+              "additionalProperties": false,
+              "properties": {
+                "chapter": {
+                  "type": "integer",
+                  "minimum": 1
+                },
+                "verse": {
+                  "type": "integer",
+                  "minimum": 1
+                }
+              }
+            },
+            "end": {
+              "type": "object",
+              "description": "A verse within the book.",
+              "required": [
+                "chapter",
+                "verse"
+              ],
+              "additionalProperties": false,
+              "properties": {
+                "chapter": {
+                  "type": "integer",
+                  "minimum": 1
+                },
+                "verse": {
+                  "type": "integer",
+                  "minimum": 1
+                }
+              }
+            },
+            "verse_count": {
+              "type": "integer",
+              "minimum": 1
+            }
           }
         }
       }
@@ -4815,13 +5190,14 @@ export const componentSchemas = {
         "maxItems": 200,
         "items": {
           "type": "object",
-          "description": "One verse with its KJV text, the requested styles and attribution.",
+          "description": "One verse with its KJV text, the requested styles, attribution and the section of its\nbook's outline it belongs to (and, in the Gospels, its narrative).\n",
           "required": [
             "reference",
             "slug",
             "kjv_text",
             "available_styles",
-            "attribution"
+            "attribution",
+            "section"
           ],
           "additionalProperties": false,
           "properties": {
@@ -5035,6 +5411,26 @@ export const componentSchemas = {
                 },
                 "title": {
                   "type": "string"
+                }
+              }
+            },
+            "section": {
+              "type": "object",
+              "description": "The section of the book's outline the verse belongs to. Every verse of all 66 books is in\nexactly one section; in the four Gospels the sections are the 548 narratives, so there\n`section` names the same slug and title as `narrative`. The book resource lists every\nsection of a book (`GET /api/v1/books/{book}`).\n",
+              "required": [
+                "slug",
+                "title"
+              ],
+              "additionalProperties": false,
+              "properties": {
+                "slug": {
+                  "type": "string",
+                  "description": "Stable, `{book}-{title words}`, e.g. `genesis-god-creates-the-world-in-six-days`.",
+                  "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$"
+                },
+                "title": {
+                  "type": "string",
+                  "description": "Our own short title, e.g. \"God creates the world in six days\"."
                 }
               }
             }
@@ -5553,6 +5949,9 @@ export const componentSchemas = {
           "not_ready",
           "sign_in_not_configured",
           "database_unavailable",
+          "malformed_request",
+          "request_timeout",
+          "request_header_fields_too_large",
           "quota_backend_unavailable"
         ]
       },
@@ -5608,6 +6007,9 @@ export const componentSchemas = {
       "not_ready",
       "sign_in_not_configured",
       "database_unavailable",
+      "malformed_request",
+      "request_timeout",
+      "request_header_fields_too_large",
       "quota_backend_unavailable"
     ]
   },

@@ -94,7 +94,15 @@ function figures(label: string, results: readonly autocannon.Result[], pid: numb
  * Starts the compiled server with `env` beside the baseline, and measures both in alternating
  * rounds with a real key (alternation cancels most of the drift of a shared machine).
  */
-async function measure(label: string, env: NodeJS.ProcessEnv, port: number, baseUrl: string, basePid: number | undefined, key: string, paths: readonly string[]): Promise<{ server: Figures; bare: Figures; startupMs: number }> {
+async function measure(
+  label: string,
+  env: NodeJS.ProcessEnv,
+  port: number,
+  baseUrl: string,
+  basePid: number | undefined,
+  key: string,
+  paths: readonly string[],
+): Promise<{ server: Figures; bare: Figures; startupMs: number }> {
   const ready = answers(`http://127.0.0.1:${port}/readyz`)
   const server = await spawnUntil(process.execPath, [projectPath('dist', 'src', 'server.js')], { ...env, PORT: String(port) }, ready)
   try {
@@ -133,7 +141,12 @@ function percentile(sorted: readonly number[], p: number): number {
 async function measureSearch(env: NodeJS.ProcessEnv, port: number, key: string): Promise<SearchFigures> {
   const queries = JSON.parse(readFileSync(projectPath('scripts', 'search-queries.json'), 'utf8')) as Array<Record<string, string>>
   const urls = queries.map((query) => `http://127.0.0.1:${port}/api/v1/search?${new URLSearchParams(query).toString()}`)
-  const server = await spawnUntil(process.execPath, [projectPath('dist', 'src', 'server.js')], { ...env, PORT: String(port) }, answers(`http://127.0.0.1:${port}/readyz`))
+  const server = await spawnUntil(
+    process.execPath,
+    [projectPath('dist', 'src', 'server.js')],
+    { ...env, PORT: String(port) },
+    answers(`http://127.0.0.1:${port}/readyz`),
+  )
   try {
     const headers = { 'x-api-key': key }
     const timed = async (url: string): Promise<{ ms: number; ok: boolean }> => {
@@ -179,10 +192,11 @@ async function main(): Promise<void> {
     seeding.process.kill('SIGTERM')
     await new Promise((r) => seeding.process.once('exit', r))
     // A real key on the scale tier, created with the operator CLI, as an operator would.
-    const key = execFileSync(process.execPath, [projectPath('dist', 'src', 'cli', 'main.js'), 'keys', 'create', '--name', 'bench', '--tier', 'scale'], {
-      env: { ...process.env, ...serverEnv, QUOTA_SCALE: '100000000' },
-      encoding: 'utf8',
-    }).split('\n')[0] ?? ''
+    const key =
+      execFileSync(process.execPath, [projectPath('dist', 'src', 'cli', 'main.js'), 'keys', 'create', '--name', 'bench', '--tier', 'scale'], {
+        env: { ...process.env, ...serverEnv, QUOTA_SCALE: '100000000' },
+        encoding: 'utf8',
+      }).split('\n')[0] ?? ''
 
     // A spread of verses and styles, so the benchmark is not one cached entry.
     const paths: string[] = []
@@ -201,15 +215,25 @@ async function main(): Promise<void> {
     sampleServer.process.kill('SIGTERM')
     await new Promise((r) => sampleServer.process.once('exit', r))
 
-    const baseline = await spawnUntil(process.execPath, [projectPath('dist', 'scripts', 'bench-baseline.js'), String(basePort), bodyFile], {}, answers(`http://127.0.0.1:${basePort}/`))
+    const baseline = await spawnUntil(
+      process.execPath,
+      [projectPath('dist', 'scripts', 'bench-baseline.js'), String(basePort), bodyFile],
+      {},
+      answers(`http://127.0.0.1:${basePort}/`),
+    )
     const baseUrl = `http://127.0.0.1:${basePort}`
     try {
       const embedded = await measure('verse, embedded', env, port, baseUrl, baseline.process.pid, key, paths)
       const redisUrl = process.env.REDIS_URL
-      const redis = redisUrl !== undefined && redisUrl !== '' ? await measure('verse, Redis', { ...env, REDIS_URL: redisUrl }, port, baseUrl, baseline.process.pid, key, paths) : undefined
+      const redis =
+        redisUrl !== undefined && redisUrl !== ''
+          ? await measure('verse, Redis', { ...env, REDIS_URL: redisUrl }, port, baseUrl, baseline.process.pid, key, paths)
+          : undefined
       const search = await measureSearch(env, port, key)
       const ratio = embedded.server.reqPerSec / embedded.bare.reqPerSec
-      console.log(`\nPlainverse benchmark: ${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${DURATION_S} s per target, autocannon, LOG_LEVEL=warn, real API key, auth and metering on`)
+      console.log(
+        `\nPlainverse benchmark: ${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${DURATION_S} s per target, autocannon, LOG_LEVEL=warn, real API key, auth and metering on`,
+      )
       console.log(line(embedded.server, ratio))
       console.log(line(embedded.bare))
       if (redis !== undefined) {
@@ -218,8 +242,12 @@ async function main(): Promise<void> {
       }
       console.log(`  ratio (embedded)   ${ratio.toFixed(2)} (target >= ${TARGET_RATIO}: ${ratio >= TARGET_RATIO ? 'met' : 'NOT met'})`)
       console.log(`  start-up to ready  ${embedded.startupMs.toFixed(0)} ms (embedded PGlite, 31,102 verses loaded; target < 2000 ms)`)
-      console.log(`  search p50 ${search.p50.toFixed(1)} ms, p99 ${search.p99.toFixed(1)} ms (target p99 < ${SEARCH_TARGET_P99_MS} ms: ${search.p99 < SEARCH_TARGET_P99_MS ? 'met' : 'NOT met'}; ${search.samples} requests, 200 queries x ${SEARCH_ROUNDS}, one at a time, non-200 ${search.errors})`)
-      console.log(`  search index       first search answered ${search.firstSearchMs.toFixed(0)} ms after ready (the index is built in the background after listen)`)
+      console.log(
+        `  search p50 ${search.p50.toFixed(1)} ms, p99 ${search.p99.toFixed(1)} ms (target p99 < ${SEARCH_TARGET_P99_MS} ms: ${search.p99 < SEARCH_TARGET_P99_MS ? 'met' : 'NOT met'}; ${search.samples} requests, 200 queries x ${SEARCH_ROUNDS}, one at a time, non-200 ${search.errors})`,
+      )
+      console.log(
+        `  search index       first search answered ${search.firstSearchMs.toFixed(0)} ms after ready (the index is built in the background after listen)`,
+      )
     } finally {
       baseline.process.kill('SIGTERM')
     }

@@ -60,14 +60,31 @@ export const SLUG_PATTERN = /^(matthew|mark|luke|john)-[a-z0-9]+(-[a-z0-9]+)*$/
 
 // The BSB leaves out these KJV verses (README of the reference tables); a gap
 // between two BSB units is only accepted if it is one of them.
-const BSB_OMITTED = ['matthew 17:21', 'matthew 18:11', 'matthew 23:14', 'mark 7:16', 'mark 9:44', 'mark 9:46', 'mark 11:26', 'mark 15:28', 'luke 17:36', 'luke 23:17', 'john 5:4']
+const BSB_OMITTED = [
+  'matthew 17:21',
+  'matthew 18:11',
+  'matthew 23:14',
+  'mark 7:16',
+  'mark 9:44',
+  'mark 9:46',
+  'mark 11:26',
+  'mark 15:28',
+  'luke 17:36',
+  'luke 23:17',
+  'john 5:4',
+]
 
 // Boundary refinement only looks this many verses either side of a BSB boundary:
 // further away it would no longer be the same break.
 const BOUNDARY_WINDOW = 3
 
 const SOURCE_BOOKS: Readonly<Record<string, Gospel>> = { Matthew: 'matthew', Mark: 'mark', Luke: 'luke', John: 'john' }
-const CANON_COLUMNS: ReadonlyArray<readonly [string, Gospel]> = [['Mt', 'matthew'], ['Mk', 'mark'], ['Lk', 'luke'], ['Jn', 'john']]
+const CANON_COLUMNS: ReadonlyArray<readonly [string, Gospel]> = [
+  ['Mt', 'matthew'],
+  ['Mk', 'mark'],
+  ['Lk', 'luke'],
+  ['Jn', 'john'],
+]
 
 // ---------------------------------------------------------------------------
 // Versification: verses are numbered 1..total within each Gospel ("ordinals")
@@ -433,7 +450,13 @@ function parseDecisions(text: string): Decisions {
     boundary_review: getList(root, 'boundary_review', 'decisions').map((o, i) => {
       const ctx = `boundary_review[${i}]`
       onlyKeys(o, ['gospel', 'from', 'to', 'accept', 'reason'], ctx)
-      return { gospel: getGospel(o, 'gospel', ctx), from: getString(o, 'from', ctx), to: getString(o, 'to', ctx), accept: getBoolean(o, 'accept', ctx), reason: getString(o, 'reason', ctx) }
+      return {
+        gospel: getGospel(o, 'gospel', ctx),
+        from: getString(o, 'from', ctx),
+        to: getString(o, 'to', ctx),
+        accept: getBoolean(o, 'accept', ctx),
+        reason: getString(o, 'reason', ctx),
+      }
     }),
     boundary_moves: getList(root, 'boundary_moves', 'decisions').map((o, i) => {
       const ctx = `boundary_moves[${i}]`
@@ -535,7 +558,11 @@ export function buildNarratives(referenceDir: string, decisionsText: string): Bu
   // 1. Boundaries: BSB unit starts, refined where the KJV paragraphs and the
   //    harmonies agree better than at the BSB's own break.
   const starts: Record<Gospel, number[]> = { matthew: [], mark: [], luke: [], john: [] }
-  for (const g of GOSPELS) starts[g] = refs.bsb.filter((u) => u.gospel === g).map((u) => u.start).sort((a, b) => a - b)
+  for (const g of GOSPELS)
+    starts[g] = refs.bsb
+      .filter((u) => u.gospel === g)
+      .map((u) => u.start)
+      .sort((a, b) => a - b)
 
   const reviewKey = (g: Gospel, from: string, to: string): string => `${g} ${from}>${to}`
   const reviews = new Map<string, BoundaryReview>()
@@ -696,7 +723,10 @@ export function buildNarratives(referenceDir: string, decisionsText: string): Bu
             const set = eusebius.get(k) ?? new Set<string>()
             set.add(`canon ${row.canon}: ${g1} section ${s1} / ${g2} section ${s2}`)
             eusebius.set(k, set)
-            for (const [p, q] of [[i, j], [j, i]] as const) {
+            for (const [p, q] of [
+              [i, j],
+              [j, i],
+            ] as const) {
               const lk = `${p} ${at(units, q).gospel}`
               const ls = eusebiusLinks.get(lk) ?? new Set<number>()
               ls.add(q)
@@ -783,7 +813,9 @@ export function buildNarratives(referenceDir: string, decisionsText: string): Bu
     if (links.has(k)) throw new Error(`link_additions: ${a.a} / ${a.b} added twice`)
     const e = [...(eusebius.get(k) ?? [])].sort()
     const s = sbConfirms(k) ? [...(stevensBurton.get(k) ?? [])].sort() : []
-    report.push(`link added: ${label(i)} / ${label(j)} [${e.length > 0 ? 'Eusebius' : ''}${e.length > 0 && s.length > 0 ? ', ' : ''}${s.length > 0 ? 'Stevens-Burton' : ''}${e.length + s.length === 0 ? 'hand only' : ''}]: ${a.reason}`)
+    report.push(
+      `link added: ${label(i)} / ${label(j)} [${e.length > 0 ? 'Eusebius' : ''}${e.length > 0 && s.length > 0 ? ', ' : ''}${s.length > 0 ? 'Stevens-Burton' : ''}${e.length + s.length === 0 ? 'hand only' : ''}]: ${a.reason}`,
+    )
     links.set(k, { fromBsb: false, eusebius: e, stevensBurton: s, handKept: false, added: true })
   }
   const notAdopted = [...new Set([...eusebius.keys()])].filter((k) => !links.has(k) && !bsbPairs.has(k)).length

@@ -22,15 +22,72 @@ import { countWords, plainTextIssues } from '../src/text/plain-text.js'
 
 /** Book slugs of the KJV in canonical order, Genesis to Revelation. */
 export const BOOK_SLUGS: readonly string[] = [
-  'genesis', 'exodus', 'leviticus', 'numbers', 'deuteronomy', 'joshua', 'judges', 'ruth',
-  '1-samuel', '2-samuel', '1-kings', '2-kings', '1-chronicles', '2-chronicles', 'ezra',
-  'nehemiah', 'esther', 'job', 'psalms', 'proverbs', 'ecclesiastes', 'song-of-solomon',
-  'isaiah', 'jeremiah', 'lamentations', 'ezekiel', 'daniel', 'hosea', 'joel', 'amos',
-  'obadiah', 'jonah', 'micah', 'nahum', 'habakkuk', 'zephaniah', 'haggai', 'zechariah',
-  'malachi', 'matthew', 'mark', 'luke', 'john', 'acts', 'romans', '1-corinthians',
-  '2-corinthians', 'galatians', 'ephesians', 'philippians', 'colossians', '1-thessalonians',
-  '2-thessalonians', '1-timothy', '2-timothy', 'titus', 'philemon', 'hebrews', 'james',
-  '1-peter', '2-peter', '1-john', '2-john', '3-john', 'jude', 'revelation',
+  'genesis',
+  'exodus',
+  'leviticus',
+  'numbers',
+  'deuteronomy',
+  'joshua',
+  'judges',
+  'ruth',
+  '1-samuel',
+  '2-samuel',
+  '1-kings',
+  '2-kings',
+  '1-chronicles',
+  '2-chronicles',
+  'ezra',
+  'nehemiah',
+  'esther',
+  'job',
+  'psalms',
+  'proverbs',
+  'ecclesiastes',
+  'song-of-solomon',
+  'isaiah',
+  'jeremiah',
+  'lamentations',
+  'ezekiel',
+  'daniel',
+  'hosea',
+  'joel',
+  'amos',
+  'obadiah',
+  'jonah',
+  'micah',
+  'nahum',
+  'habakkuk',
+  'zephaniah',
+  'haggai',
+  'zechariah',
+  'malachi',
+  'matthew',
+  'mark',
+  'luke',
+  'john',
+  'acts',
+  'romans',
+  '1-corinthians',
+  '2-corinthians',
+  'galatians',
+  'ephesians',
+  'philippians',
+  'colossians',
+  '1-thessalonians',
+  '2-thessalonians',
+  '1-timothy',
+  '2-timothy',
+  'titus',
+  'philemon',
+  'hebrews',
+  'james',
+  '1-peter',
+  '2-peter',
+  '1-john',
+  '2-john',
+  '3-john',
+  'jude',
+  'revelation',
 ]
 
 /** The short fields, each limited to {@link MAX_SHORT_WORDS} words. */
@@ -116,11 +173,7 @@ export function checkEntry(value: unknown, expectedSlug: string | undefined): st
   }
   const book = record['book']
   if (typeof book === 'string' && book !== expectedSlug) {
-    messages.push(
-      expectedSlug === undefined
-        ? `book "${book}": extra line beyond the 66 books`
-        : `book "${book}": expected "${expectedSlug}"`,
-    )
+    messages.push(expectedSlug === undefined ? `book "${book}": extra line beyond the 66 books` : `book "${book}": expected "${expectedSlug}"`)
   }
   return messages
 }

@@ -93,7 +93,9 @@ const makefile = ((): string => {
   }
 })()
 const binaryText = [makefile, ...toolFiles.map((file) => readFileSync(join(root, file), 'utf8'))].join('\n')
-const binariesRun = new Set([...binaryText.matchAll(/\$\(BIN\)\/([\w.-]+)|\bbin\('([\w.-]+)'\)|'\.bin',\s*'([\w.-]+)'/gu)].map((m) => m[1] ?? m[2] ?? m[3] ?? ''))
+const binariesRun = new Set(
+  [...binaryText.matchAll(/\$\(BIN\)\/([\w.-]+)|\bbin\('([\w.-]+)'\)|'\.bin',\s*'([\w.-]+)'/gu)].map((m) => m[1] ?? m[2] ?? m[3] ?? ''),
+)
 for (const name of [...runtimeDeclared, ...devDeclared]) {
   if (binariesOf(name).some((bin) => binariesRun.has(bin))) toolUsed.add(name)
 }
@@ -116,13 +118,15 @@ const typesUsed = (name: string): boolean => {
 
 const problems: string[] = []
 for (const name of runtimeUsed) {
-  if (!runtimeDeclared.has(name)) problems.push(`${name}: imported by run-time code (src, db, bin) but ${devDeclared.has(name) ? 'only a devDependency' : 'not in package.json'}`)
+  if (!runtimeDeclared.has(name))
+    problems.push(`${name}: imported by run-time code (src, db, bin) but ${devDeclared.has(name) ? 'only a devDependency' : 'not in package.json'}`)
 }
 for (const name of toolUsed) {
   if (!runtimeDeclared.has(name) && !devDeclared.has(name)) problems.push(`${name}: used by scripts or tests but not in package.json`)
 }
 for (const name of runtimeDeclared) {
-  if (!runtimeUsed.has(name)) problems.push(`${name}: a dependency that run-time code does not use${toolUsed.has(name) ? ' (only tooling does: make it a devDependency)' : ''}`)
+  if (!runtimeUsed.has(name))
+    problems.push(`${name}: a dependency that run-time code does not use${toolUsed.has(name) ? ' (only tooling does: make it a devDependency)' : ''}`)
 }
 for (const name of devDeclared) {
   const used = name.startsWith('@types/') ? typesUsed(name) : toolUsed.has(name) || runtimeUsed.has(name)

@@ -64,7 +64,9 @@ export function checkProvenance(value: unknown): string[] {
   if (typeof parsed === 'string') return [parsed]
   if (parsed.method === 'curated' && parsed.model === null) return []
   if (parsed.method === 'generated' && parsed.model !== null && parsed.promptVersion.startsWith(SHIPPED_PROMPT_PREFIX)) return []
-  return [`provenance: this file holds shipped content only: curated (model null), or generated with an ${SHIPPED_PROMPT_PREFIX}* prompt version; the seed loads nothing else from it`]
+  return [
+    `provenance: this file holds shipped content only: curated (model null), or generated with an ${SHIPPED_PROMPT_PREFIX}* prompt version; the seed loads nothing else from it`,
+  ]
 }
 
 /**
@@ -148,10 +150,7 @@ export function checkPairsAndOrder(entries: readonly Entry[], order: ReadonlyMap
  * @returns the problems found, in line order (whole-file problems first), and the number
  *   of distinct narratives covered
  */
-export function checkNarrativeContent(
-  content: string,
-  narratives: readonly NarrativeRef[],
-): { problems: Problem[]; covered: number } {
+export function checkNarrativeContent(content: string, narratives: readonly NarrativeRef[]): { problems: Problem[]; covered: number } {
   const problems: Problem[] = []
   const order = new Map<string, number>()
   narratives.forEach((narrative, index) => order.set(narrative.slug, index))

@@ -53,21 +53,25 @@ function inline(doc: JsonObject, node: Json, seen: string[] = []): Json {
   for (const [key, value] of Object.entries(node)) {
     if (ANNOTATIONS.has(key)) continue
     // Property names are data, not keywords: keep them even when they look like annotations.
-    out[key] = key === 'properties' && isObject(value)
-      ? Object.fromEntries(Object.entries(value).map(([name, schema]) => [name, inline(doc, schema, seen)]))
-      : inline(doc, value, seen)
+    out[key] =
+      key === 'properties' && isObject(value)
+        ? Object.fromEntries(Object.entries(value).map(([name, schema]) => [name, inline(doc, schema, seen)]))
+        : inline(doc, value, seen)
   }
   return out
 }
 
 /** Builds Fastify's `{ params, querystring, headers, body, response }` for one operation. */
 function routeSchema(doc: JsonObject, pathItem: JsonObject, operation: JsonObject): JsonObject {
-  const parameters = [
-    ...((pathItem.parameters as Json[] | undefined) ?? []),
-    ...((operation.parameters as Json[] | undefined) ?? []),
-  ].map((p) => inline(doc, p) as JsonObject)
+  const parameters = [...((pathItem.parameters as Json[] | undefined) ?? []), ...((operation.parameters as Json[] | undefined) ?? [])].map(
+    (p) => inline(doc, p) as JsonObject,
+  )
   const schema: JsonObject = {}
-  for (const [location, key] of [['path', 'params'], ['query', 'querystring'], ['header', 'headers']] as const) {
+  for (const [location, key] of [
+    ['path', 'params'],
+    ['query', 'querystring'],
+    ['header', 'headers'],
+  ] as const) {
     const selected = parameters.filter((p) => p.in === location)
     if (selected.length === 0) continue
     const properties: JsonObject = {}

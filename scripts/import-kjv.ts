@@ -155,7 +155,13 @@ export function readZTextTestament(dataDir: string, testament: 'ot' | 'nt'): str
     const size = bzv.readUInt16LE(at + 8)
     // A zero size marks an entry with no text (e.g. the module heading);
     // its block number is then meaningless and must not be dereferenced.
-    entries.push(size === 0 ? '' : block(blockNo).subarray(start, start + size).toString('utf8'))
+    entries.push(
+      size === 0
+        ? ''
+        : block(blockNo)
+            .subarray(start, start + size)
+            .toString('utf8'),
+    )
   }
   return entries
 }
@@ -215,12 +221,18 @@ function parseTag(raw: string): Tag {
 function decodeEntities(s: string): string {
   return s.replace(/&(amp|lt|gt|quot|apos|#\d+|#x[0-9a-fA-F]+);/g, (_, e: string) => {
     switch (e) {
-      case 'amp': return '&'
-      case 'lt': return '<'
-      case 'gt': return '>'
-      case 'quot': return '"'
-      case 'apos': return "'"
-      default: return String.fromCodePoint(e.startsWith('#x') ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10))
+      case 'amp':
+        return '&'
+      case 'lt':
+        return '<'
+      case 'gt':
+        return '>'
+      case 'quot':
+        return '"'
+      case 'apos':
+        return "'"
+      default:
+        return String.fromCodePoint(e.startsWith('#x') ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10))
     }
   })
 }
@@ -554,7 +566,9 @@ function main(): void {
   writeFileSync(outFile, gz)
 
   const count = (f: (v: SeedVerse) => number): number => verses.reduce((n, v) => n + f(v), 0)
-  console.log(`module ${MODULE_ID} version ${confValue(conf, 'Version')} (${confValue(conf, 'SwordVersionDate')}), versification ${confValue(conf, 'Versification')}`)
+  console.log(
+    `module ${MODULE_ID} version ${confValue(conf, 'Version')} (${confValue(conf, 'SwordVersionDate')}), versification ${confValue(conf, 'Versification')}`,
+  )
   console.log('OSIS element kinds seen (count, name[attributes]):')
   for (const [kind, n] of [...stats.elements].sort((a, b) => a[0].localeCompare(b[0]))) console.log(`  ${String(n).padStart(7)}  ${kind}`)
   console.log(`verses ${verses.length}, books ${books.size}, chapters ${chapters.size}`)
@@ -564,7 +578,9 @@ function main(): void {
   console.log(`verse titles ${count((v) => (v.title !== undefined ? 1 : 0))}, book titles dropped ${stats.bookTitles}`)
   console.log(`colophons dropped ${stats.colophons.length}:`)
   for (const c of stats.colophons) console.log(`  ${c}`)
-  console.log(`leaked USFM markers removed ${stats.usfmLeaks}, stray closing tags ignored ${stats.strayCloses}, tags left open in notes ${stats.unclosedInNotes}`)
+  console.log(
+    `leaked USFM markers removed ${stats.usfmLeaks}, stray closing tags ignored ${stats.strayCloses}, tags left open in notes ${stats.unclosedInNotes}`,
+  )
   console.log(`mid-verse paragraph/stanza breaks not representable ${stats.midVerseBreaks.length}: ${stats.midVerseBreaks.join('; ')}`)
   console.log(`wrote ${outFile}: ${gz.length} bytes, sha256 ${createHash('sha256').update(gz).digest('hex')}`)
 }

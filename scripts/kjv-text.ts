@@ -15,7 +15,6 @@ import { findBook } from '../src/verses/books.js'
 import { verseSlug } from '../src/verses/slug.js'
 import { KJV_SEED_FILE } from '../src/seed/seed-files.js'
 
-
 const [bookToken, chapters] = process.argv.slice(2)
 const book = bookToken === undefined ? undefined : findBook(bookToken)
 const range = chapters === undefined ? undefined : /^(\d{1,3})(?:-(\d{1,3}))?$/.exec(chapters)

@@ -109,7 +109,11 @@ function checkLine(raw: string, where: string, kjv: Kjv, seen: Seen): LineResult
   } else {
     const address = parseVerseSlug(slug)
     if (address === undefined) {
-      problems.push({ field: 'slug', rule: 'invalid_slug', message: `"${slug}" does not name a verse; write book-chapter-verse, e.g. "john-3-16" or "1-corinthians-13-4"` })
+      problems.push({
+        field: 'slug',
+        rule: 'invalid_slug',
+        message: `"${slug}" does not name a verse; write book-chapter-verse, e.g. "john-3-16" or "1-corinthians-13-4"`,
+      })
     } else {
       const { book, chapter, verse } = address
       canonical = verseSlug(book, chapter, verse)
@@ -117,9 +121,10 @@ function checkLine(raw: string, where: string, kjv: Kjv, seen: Seen): LineResult
       if (kjvText === undefined) {
         const chapters = kjv.size.get(`${book.position}`) ?? 0
         const verses = kjv.size.get(`${book.position}.${chapter}`)
-        const message = verses === undefined
-          ? `${verseReference(book, chapter, verse)} does not exist: ${book.name} has ${chapters} chapters`
-          : `${verseReference(book, chapter, verse)} does not exist: ${book.name} ${chapter} has ${verses} verses`
+        const message =
+          verses === undefined
+            ? `${verseReference(book, chapter, verse)} does not exist: ${book.name} has ${chapters} chapters`
+            : `${verseReference(book, chapter, verse)} does not exist: ${book.name} ${chapter} has ${verses} verses`
         problems.push({ field: 'slug', rule: 'unknown_verse', message })
       }
       if (slug !== canonical) {
@@ -199,7 +204,9 @@ function main(files: readonly string[]): number {
   for (const repeated of findRepeatedSentences(read)) {
     for (const place of repeated.places) {
       invalid.add(place.where)
-      process.stdout.write(`${place.where}: ${labels.get(place.where) ?? '? ?'}: ${place.field} repeated_sentence: ${repeatedSentenceMessage(repeated, place)}\n`)
+      process.stdout.write(
+        `${place.where}: ${labels.get(place.where) ?? '? ?'}: ${place.field} repeated_sentence: ${repeatedSentenceMessage(repeated, place)}\n`,
+      )
       problems++
     }
   }

@@ -7,6 +7,7 @@ import { routes } from '../generated/route-schemas.js'
 import type { Config } from './config.js'
 import { AppError, installErrorHandling, sendProblem } from './errors.js'
 import { registerDiscoveryRoutes } from './discovery/discovery.routes.js'
+import { writeClientError } from './http/client-error.js'
 import { installCors } from './http/cors.js'
 import { registerIdentity } from './identity/identity.plugin.js'
 import type { DatabaseHandle } from './infra/database.js'
@@ -55,9 +56,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     bodyLimit: 64 * 1024,
     return503OnClosing: true,
+    // Slow or idle clients cannot hold sockets: see HttpLimits.
+    connectionTimeout: config.http.idleTimeoutMs,
+    keepAliveTimeout: config.http.keepAliveTimeoutMs,
+    requestTimeout: config.http.requestTimeoutMs,
+    // Node checks the headers and request timeouts on this interval (30 s by default, longer than the limits themselves).
+    http: { headersTimeout: config.http.headersTimeoutMs, connectionsCheckingInterval: Math.min(1_000, config.http.headersTimeoutMs) },
+    // Bytes that are not HTTP never reach routing: answer them with a problem body too, then close.
+    clientErrorHandler: (error, socket) => writeClientError(socket, error, config.publicBaseUrl),
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: true } },
   })
 
+  app.server.maxConnections = config.http.maxConnections
   installErrorHandling(app, config.publicBaseUrl, Object.values(routes))
   // Request bodies are JSON only; anything else is 415 rather than a string that fails validation.
   app.removeContentTypeParser('text/plain')
@@ -79,7 +89,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     config,
   })
   registerKeyRoutes(app, { keys: services.keys, quotas: services.quotas, quotaConfig: config.quotas })
-  registerUsageRoutes(app, { usage: services.usage, keys: services.keys, quotaConfig: config.quotas, quotas: services.quotas, verifier: services.keyVerifier, clock })
+  registerUsageRoutes(app, {
+    usage: services.usage,
+    keys: services.keys,
+    quotaConfig: config.quotas,
+    quotas: services.quotas,
+    verifier: services.keyVerifier,
+    clock,
+  })
   await registerMetaRoutes(app, {
     isReady: deps.isReady ?? (() => true),
     verseCount: () => deps.verses.size,

@@ -11,14 +11,59 @@ export interface DatabaseTimeouts {
   readonly statementMs: number
 }
 
+/** Reads the HTTP_* limits; the headers must be due before the whole request is. */
+function httpLimits(env: Env): HttpLimits {
+  const limits = {
+    headersTimeoutMs: positiveInt(env, 'HTTP_HEADERS_TIMEOUT_MS', DEFAULT_HTTP_LIMITS.headersTimeoutMs),
+    requestTimeoutMs: positiveInt(env, 'HTTP_REQUEST_TIMEOUT_MS', DEFAULT_HTTP_LIMITS.requestTimeoutMs),
+    keepAliveTimeoutMs: positiveInt(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', DEFAULT_HTTP_LIMITS.keepAliveTimeoutMs),
+    idleTimeoutMs: positiveInt(env, 'HTTP_IDLE_TIMEOUT_MS', DEFAULT_HTTP_LIMITS.idleTimeoutMs),
+    maxConnections: positiveInt(env, 'HTTP_MAX_CONNECTIONS', DEFAULT_HTTP_LIMITS.maxConnections),
+  }
+  // Node requires it: a headers timeout longer than the request timeout could never fire.
+  if (limits.headersTimeoutMs > limits.requestTimeoutMs) {
+    throw new ConfigError('HTTP_HEADERS_TIMEOUT_MS', `must not exceed HTTP_REQUEST_TIMEOUT_MS (${limits.requestTimeoutMs})`)
+  }
+  return Object.freeze(limits)
+}
+
 /** Defaults of DATABASE_CONNECT_TIMEOUT_MS and DATABASE_STATEMENT_TIMEOUT_MS (also for tests and scripts). */
 export const DEFAULT_DATABASE_TIMEOUTS: DatabaseTimeouts = Object.freeze({ connectMs: 5_000, statementMs: 15_000 })
+
+/**
+ * Bounds on every HTTP connection, so that slow or idle clients cannot hold the server's
+ * sockets: a request's headers and the whole request must arrive in time, idle keep-alive
+ * connections are closed, and the number of open connections is capped.
+ */
+export interface HttpLimits {
+  /** HTTP_HEADERS_TIMEOUT_MS: the request headers must be complete within this time (else 408). */
+  readonly headersTimeoutMs: number
+  /** HTTP_REQUEST_TIMEOUT_MS: the whole request, body included, must arrive within this time (else 408). */
+  readonly requestTimeoutMs: number
+  /** HTTP_KEEP_ALIVE_TIMEOUT_MS: an idle keep-alive connection is closed after this time. */
+  readonly keepAliveTimeoutMs: number
+  /** HTTP_IDLE_TIMEOUT_MS: a socket with no activity at all is closed after this time. */
+  readonly idleTimeoutMs: number
+  /** HTTP_MAX_CONNECTIONS: connections beyond this many are refused (closed at once). */
+  readonly maxConnections: number
+}
+
+/** Defaults of the HTTP_* limits. */
+export const DEFAULT_HTTP_LIMITS: HttpLimits = Object.freeze({
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5_000,
+  idleTimeoutMs: 60_000,
+  maxConnections: 10_000,
+})
 
 /** The validated, immutable configuration that every part of the app receives. */
 export interface Config {
   readonly port: number
   /** PostgreSQL connect and statement bounds (DATABASE_CONNECT_TIMEOUT_MS, DATABASE_STATEMENT_TIMEOUT_MS). */
   readonly databaseTimeouts: DatabaseTimeouts
+  /** Timeouts and the connection cap of the HTTP server (HTTP_*). */
+  readonly http: HttpLimits
   readonly host: string
   readonly dataDir: string
   readonly databaseUrl: string | undefined
@@ -77,7 +122,10 @@ export const DEFAULT_ATTRIBUTION_LICENSE =
 
 /** Thrown for an invalid environment variable; the message names it. */
 export class ConfigError extends Error {
-  constructor(readonly variable: string, reason: string) {
+  constructor(
+    readonly variable: string,
+    reason: string,
+  ) {
     super(`Invalid configuration: ${variable} ${reason}`)
     this.name = 'ConfigError'
   }
@@ -151,20 +199,32 @@ function defaultContactEmail(base: URL): string {
 function origins(env: Env, name: string): readonly string[] {
   const raw = env[name]
   if (raw === undefined || raw.trim() === '') return Object.freeze([])
-  const list = raw.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '')
-  return Object.freeze(list.map((entry) => {
-    let parsed: URL
-    try {
-      parsed = new URL(entry)
-    } catch {
-      throw new ConfigError(name, `must list origins such as https://app.example.org, separated by commas (got ${JSON.stringify(entry)})`)
-    }
-    // An origin has no path, query, fragment or credentials; anything more is probably a mistake.
-    if (!['http:', 'https:'].includes(parsed.protocol) || parsed.username !== '' || parsed.password !== '' || parsed.pathname !== '/' || parsed.search !== '' || parsed.hash !== '') {
-      throw new ConfigError(name, `must list origins (http or https scheme, host and optional port, nothing else) (got ${JSON.stringify(entry)})`)
-    }
-    return parsed.origin
-  }))
+  const list = raw
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '')
+  return Object.freeze(
+    list.map((entry) => {
+      let parsed: URL
+      try {
+        parsed = new URL(entry)
+      } catch {
+        throw new ConfigError(name, `must list origins such as https://app.example.org, separated by commas (got ${JSON.stringify(entry)})`)
+      }
+      // An origin has no path, query, fragment or credentials; anything more is probably a mistake.
+      if (
+        !['http:', 'https:'].includes(parsed.protocol) ||
+        parsed.username !== '' ||
+        parsed.password !== '' ||
+        parsed.pathname !== '/' ||
+        parsed.search !== '' ||
+        parsed.hash !== ''
+      ) {
+        throw new ConfigError(name, `must list origins (http or https scheme, host and optional port, nothing else) (got ${JSON.stringify(entry)})`)
+      }
+      return parsed.origin
+    }),
+  )
 }
 
 function authSecret(env: Env): string | undefined {
@@ -201,6 +261,7 @@ export function loadConfig(env: Env = process.env): Config {
       connectMs: positiveInt(env, 'DATABASE_CONNECT_TIMEOUT_MS', DEFAULT_DATABASE_TIMEOUTS.connectMs),
       statementMs: positiveInt(env, 'DATABASE_STATEMENT_TIMEOUT_MS', DEFAULT_DATABASE_TIMEOUTS.statementMs),
     }),
+    http: httpLimits(env),
     publicBaseUrl: baseUrl,
     attributionSource: text(env, 'ATTRIBUTION_SOURCE', 'Plainverse', 200),
     attributionLicense: text(env, 'ATTRIBUTION_LICENSE', DEFAULT_ATTRIBUTION_LICENSE),

@@ -20,28 +20,85 @@ interface CatalogueEntry {
 /** Every error the API can return. Codes are stable: never reuse or repurpose one. */
 export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, CatalogueEntry>> = Object.freeze({
   invalid_parameter: { status: 400, title: 'Invalid parameter', description: 'A path, query, header or body value is missing or does not match the contract.' },
-  missing_credentials: { status: 401, title: 'Credentials required', description: 'The request carries no API key (or, for key management, no identity-provider token). Send X-API-Key: <key> or Authorization: Bearer <key>.' },
-  invalid_token: { status: 401, title: 'Invalid token', description: 'The identity-provider token is malformed, expired, not yet valid, signed with an unexpected key or algorithm, for another issuer or audience, or not a signed-in user.' },
+  missing_credentials: {
+    status: 401,
+    title: 'Credentials required',
+    description: 'The request carries no API key (or, for key management, no identity-provider token). Send X-API-Key: <key> or Authorization: Bearer <key>.',
+  },
+  invalid_token: {
+    status: 401,
+    title: 'Invalid token',
+    description:
+      'The identity-provider token is malformed, expired, not yet valid, signed with an unexpected key or algorithm, for another issuer or audience, or not a signed-in user.',
+  },
   invalid_api_key: { status: 403, title: 'Invalid API key', description: 'The API key is malformed, unknown or revoked.' },
-  domain_not_allowed: { status: 403, title: 'Domain not allowed', description: "The key is restricted to some domains and the request's Origin (or Referer) is not one of them." },
+  domain_not_allowed: {
+    status: 403,
+    title: 'Domain not allowed',
+    description: "The key is restricted to some domains and the request's Origin (or Referer) is not one of them.",
+  },
   verse_not_found: { status: 404, title: 'Verse not found', description: 'No verse of the KJV exists for the slug.' },
   book_not_found: { status: 404, title: 'Book not found', description: 'No book of the KJV matches this name, slug or abbreviation.' },
   narrative_not_found: { status: 404, title: 'Narrative not found', description: 'No gospel narrative has this slug; list them at /api/v1/narratives.' },
-  passage_not_found: { status: 404, title: 'Passage not found', description: 'The reference names no verse of the KJV. Use a passage slug such as john-3-16-18 or psalms-23, or a reference such as "1 Cor 13:4-7"; /api/v1/resolve shows how a text is read.' },
+  passage_not_found: {
+    status: 404,
+    title: 'Passage not found',
+    description:
+      'The reference names no verse of the KJV. Use a passage slug such as john-3-16-18 or psalms-23, or a reference such as "1 Cor 13:4-7"; /api/v1/resolve shows how a text is read.',
+  },
   passage_too_long: { status: 400, title: 'Passage too long', description: 'A passage may hold at most 200 verses; ask for a longer one in parts.' },
-  origin_not_allowed: { status: 403, title: 'Origin not allowed', description: 'Browser requests to the MCP endpoint are accepted only from the origin of PUBLIC_BASE_URL and the origins in MCP_ALLOWED_ORIGINS (protection against DNS rebinding).' },
+  origin_not_allowed: {
+    status: 403,
+    title: 'Origin not allowed',
+    description:
+      'Browser requests to the MCP endpoint are accepted only from the origin of PUBLIC_BASE_URL and the origins in MCP_ALLOWED_ORIGINS (protection against DNS rebinding).',
+  },
   key_not_found: { status: 404, title: 'Key not found', description: 'No active key with this id belongs to your account.' },
   not_found: { status: 404, title: 'Not found', description: 'No resource exists at this path.' },
   method_not_allowed: { status: 405, title: 'Method not allowed', description: 'The path exists but does not accept this HTTP method; see the Allow header.' },
   key_limit_reached: { status: 409, title: 'Key limit reached', description: 'The account already holds the maximum number of active keys; revoke one first.' },
   payload_too_large: { status: 413, title: 'Payload too large', description: 'The request body is larger than the server accepts.' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type', description: 'The request body must be sent as application/json.' },
-  quota_exceeded: { status: 429, title: 'Quota exceeded', description: "The key has used its monthly allowance; it resets at the start of the next month (UTC). See Retry-After." },
+  quota_exceeded: {
+    status: 429,
+    title: 'Quota exceeded',
+    description: 'The key has used its monthly allowance; it resets at the start of the next month (UTC). See Retry-After.',
+  },
   internal_error: { status: 500, title: 'Internal error', description: 'An unexpected error; it has been logged. Retrying may help.' },
   not_ready: { status: 503, title: 'Not ready', description: 'The service is starting or shutting down.' },
-  sign_in_not_configured: { status: 503, title: 'Sign-in not configured', description: 'This server has no identity provider configured: set AUTH_JWKS_URL or AUTH_JWT_SECRET (see README).' },
-  quota_backend_unavailable: { status: 503, title: 'Quota backend unavailable', description: 'The quota counter (Redis) does not answer, or a counter it lost is being rebuilt from the usage ledger. Nothing was served or counted; retry after Retry-After seconds.' },
-  database_unavailable: { status: 503, title: 'Database unavailable', description: 'The database does not answer (it is restarting, failing over or overloaded). Nothing was changed or counted; retry after Retry-After seconds.' },
+  sign_in_not_configured: {
+    status: 503,
+    title: 'Sign-in not configured',
+    description: 'This server has no identity provider configured: set AUTH_JWKS_URL or AUTH_JWT_SECRET (see README).',
+  },
+  quota_backend_unavailable: {
+    status: 503,
+    title: 'Quota backend unavailable',
+    description:
+      'The quota counter (Redis) does not answer, or a counter it lost is being rebuilt from the usage ledger. Nothing was served or counted; retry after Retry-After seconds.',
+  },
+  database_unavailable: {
+    status: 503,
+    title: 'Database unavailable',
+    description:
+      'The database does not answer (it is restarting, failing over or overloaded). Nothing was changed or counted; retry after Retry-After seconds.',
+  },
+  malformed_request: {
+    status: 400,
+    title: 'Malformed request',
+    description: 'The bytes received are not a valid HTTP/1.1 request (a bad request line, header or chunk). The connection is closed.',
+  },
+  request_timeout: {
+    status: 408,
+    title: 'Request timeout',
+    description:
+      'The request headers or the whole request did not arrive within the limits of the server (HTTP_HEADERS_TIMEOUT_MS, HTTP_REQUEST_TIMEOUT_MS). The connection is closed; send the request again.',
+  },
+  request_header_fields_too_large: {
+    status: 431,
+    title: 'Request header fields too large',
+    description: 'The request headers are larger than the server accepts (16 KiB in all). The connection is closed.',
+  },
 })
 
 /** Seconds a client is asked to wait when a backend is unavailable: long enough for a restart or failover to make progress. */
@@ -128,10 +185,14 @@ const FASTIFY_CLIENT_ERRORS: Readonly<Record<string, ErrorCode>> = {
 function toAppError(error: FastifyError): AppError | undefined {
   if (error instanceof AppError) return error
   if (error instanceof CounterUnavailableError) {
-    return new AppError('quota_backend_unavailable', 'The quota counter does not answer; nothing was served or counted. Retry shortly.', { headers: { 'retry-after': String(UNAVAILABLE_RETRY_AFTER_SECONDS) } })
+    return new AppError('quota_backend_unavailable', 'The quota counter does not answer; nothing was served or counted. Retry shortly.', {
+      headers: { 'retry-after': String(UNAVAILABLE_RETRY_AFTER_SECONDS) },
+    })
   }
   if (isDatabaseUnavailable(error)) {
-    return new AppError('database_unavailable', 'The database does not answer; retry shortly.', { headers: { 'retry-after': String(UNAVAILABLE_RETRY_AFTER_SECONDS) } })
+    return new AppError('database_unavailable', 'The database does not answer; retry shortly.', {
+      headers: { 'retry-after': String(UNAVAILABLE_RETRY_AFTER_SECONDS) },
+    })
   }
   if (error.validation !== undefined) {
     const context = error.validationContext ?? 'request'
@@ -176,7 +237,12 @@ export function installErrorHandling(app: FastifyInstance, baseUrl: string, rout
     const path = request.url.split('?')[0] ?? ''
     const allowed = [...new Set(patterns.filter((p) => p.pattern.test(path)).map((p) => p.method))]
     if (allowed.length > 0 && !allowed.includes(request.method)) {
-      return sendProblem(reply, request, baseUrl, new AppError('method_not_allowed', `${request.method} is not allowed on this path.`, { headers: { allow: allowed.join(', ') } }))
+      return sendProblem(
+        reply,
+        request,
+        baseUrl,
+        new AppError('method_not_allowed', `${request.method} is not allowed on this path.`, { headers: { allow: allowed.join(', ') } }),
+      )
     }
     return sendProblem(reply, request, baseUrl, new AppError('not_found', `No resource exists at ${path.slice(0, 200)}.`))
   })

@@ -61,10 +61,13 @@ export interface ServiceDeps {
 /** The Redis counter, loaded only when configured (ioredis is not needed on the embedded default). */
 async function redisCounter(url: string, clock: Clock, logger: ServiceDeps['logger']): Promise<QuotaCounter> {
   const { createRedis, RedisQuotaCounter } = await import('./quotas/redis-counter.js')
-  return new RedisQuotaCounter(createRedis(url, (error) => logger.warn({ err: error }, 'redis connection error')), {
-    prefix: 'plainverse:',
-    now: () => clock.now().getTime(),
-  })
+  return new RedisQuotaCounter(
+    createRedis(url, (error) => logger.warn({ err: error }, 'redis connection error')),
+    {
+      prefix: 'plainverse:',
+      now: () => clock.now().getTime(),
+    },
+  )
 }
 
 /**
@@ -74,9 +77,7 @@ async function redisCounter(url: string, clock: Clock, logger: ServiceDeps['logg
 export async function createServices(deps: ServiceDeps): Promise<Services> {
   const { config, database, clock, logger } = deps
   const counter: QuotaCounter =
-    config.redisUrl === undefined
-      ? new MemoryQuotaCounter({ now: () => clock.now().getTime() })
-      : await redisCounter(config.redisUrl, clock, logger)
+    config.redisUrl === undefined ? new MemoryQuotaCounter({ now: () => clock.now().getTime() }) : await redisCounter(config.redisUrl, clock, logger)
   const journal = new UsageJournal(deps.journalDir)
   const usage = new UsageService(new UsageRepository(database.db), journal, logger)
   const replayed = await usage.recover()
@@ -85,7 +86,14 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
   const keyVerifier = new KeyVerifier(keysRepository, { pollIntervalMs: KEY_POLL_INTERVAL_MS, now: () => clock.now().getTime(), logger })
   const keys = new KeysService(keysRepository, keyVerifier, config.quotas)
   const quotas = new QuotaService(counter, usage, config.quotas, clock, { opPrefix: randomBytes(8).toString('hex'), logger })
-  const verses = new VersesService({ verses: deps.stores.verses, content: deps.stores.content, intros: deps.stores.intros, narratives: deps.stores.narratives, config })
+  const verses = new VersesService({
+    verses: deps.stores.verses,
+    content: deps.stores.content,
+    intros: deps.stores.intros,
+    narratives: deps.stores.narratives,
+    sections: deps.stores.sections,
+    config,
+  })
   return {
     verses,
     narratives: new NarrativesService(deps.stores.narratives, verses, deps.stores.narrativeContent),

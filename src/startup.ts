@@ -17,7 +17,8 @@ import { NarrativeContentRepository } from './narratives/narrative-content.repos
 import { servedNarrativeContent } from './narratives/narrative-content.store.js'
 import type { NarrativeContent } from './narratives/narratives.service.js'
 import { VersesRepository } from './verses/verses.repository.js'
-import { KJV_SEED_FILE, VERSE_CONTENT_DIR, NARRATIVES_FILE, NARRATIVE_CONTENT_FILE, BOOK_INTROS_FILE } from './seed/seed-files.js'
+import { KJV_SEED_FILE, VERSE_CONTENT_DIR, NARRATIVES_FILE, NARRATIVE_CONTENT_FILE, BOOK_INTROS_FILE, SECTIONS_FILE } from './seed/seed-files.js'
+import { readSections, type SectionStore } from './sections/section.store.js'
 
 /** What preparing the database did. */
 export interface PrepareReport {
@@ -44,11 +45,13 @@ export interface Stores {
   readonly intros: ReadonlyMap<string, BookIntroduction>
   readonly narratives: NarrativeStore
   readonly narrativeContent: ReadonlyMap<string, NarrativeContent>
+  /** The section outline of every book (static data, like the narratives). */
+  readonly sections: SectionStore
 }
 
 /**
- * Loads every verse, every piece of content (verses and narratives, from the database) and
- * the book introductions into memory. Narrative content is validated when it enters the
+ * Loads every verse, every piece of content (verses and narratives, from the database), the
+ * book introductions and the section outline into memory. Narrative content is validated when it enters the
  * database (seed, import, generation), so it is not checked again here.
  */
 export async function loadStores(db: Kysely<Database>): Promise<Stores> {
@@ -65,5 +68,6 @@ export async function loadStores(db: Kysely<Database>): Promise<Stores> {
     intros: readBookIntros(projectPath(BOOK_INTROS_FILE)),
     narratives,
     narrativeContent: servedNarrativeContent(narrativeRows, narratives),
+    sections: readSections(projectPath(SECTIONS_FILE), (book) => verses.chapterVerseCounts(book)),
   }
 }

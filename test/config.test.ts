@@ -9,6 +9,7 @@ t.test('defaults', async (t) => {
     dataDir: './var',
     databaseUrl: undefined,
     databaseTimeouts: { connectMs: 5000, statementMs: 15000 },
+    http: { headersTimeoutMs: 10000, requestTimeoutMs: 30000, keepAliveTimeoutMs: 5000, idleTimeoutMs: 60000, maxConnections: 10000 },
     publicBaseUrl: 'http://localhost:8080',
     attributionSource: 'Plainverse',
     attributionLicense: DEFAULT_ATTRIBUTION_LICENSE,

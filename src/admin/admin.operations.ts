@@ -64,18 +64,26 @@ export function remoteOperations(socketPath: string, token: string): AdminOperat
     new Promise((resolve, reject) => {
       const body = JSON.stringify({ op, args })
       const req = request(
-        { socketPath, path: '/admin', method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'content-length': Buffer.byteLength(body) } },
+        {
+          socketPath,
+          path: '/admin',
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'content-length': Buffer.byteLength(body) },
+        },
         (res) => {
           let text = ''
-          res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk)).on('end', () => {
-            try {
-              const parsed = JSON.parse(text) as { result?: unknown } & Partial<Problem>
-              if (res.statusCode === 200) resolve(parsed.result)
-              else reject(new AppError((parsed.code ?? 'internal_error') as ErrorCode, parsed.detail ?? `admin socket answered ${res.statusCode}`))
-            } catch (error) {
-              reject(error)
-            }
-          })
+          res
+            .setEncoding('utf8')
+            .on('data', (chunk: string) => (text += chunk))
+            .on('end', () => {
+              try {
+                const parsed = JSON.parse(text) as { result?: unknown } & Partial<Problem>
+                if (res.statusCode === 200) resolve(parsed.result)
+                else reject(new AppError((parsed.code ?? 'internal_error') as ErrorCode, parsed.detail ?? `admin socket answered ${res.statusCode}`))
+              } catch (error) {
+                reject(error)
+              }
+            })
         },
       )
       req.on('error', reject)

@@ -21,8 +21,7 @@ export class DataDirUnavailable extends Error {
 
 /** How a command reaches the services: the running server's admin socket, or in-process with the lock held. */
 export type DataDirAccess =
-  | { readonly kind: 'socket'; readonly socket: string; readonly token: string }
-  | { readonly kind: 'local'; readonly lock: DataDirLock }
+  { readonly kind: 'socket'; readonly socket: string; readonly token: string } | { readonly kind: 'local'; readonly lock: DataDirLock }
 
 /** How long and how often a command waits for a starting server or a finishing command. */
 export interface WaitPolicy {
@@ -103,7 +102,9 @@ export function claimEmbeddedDatabase(dataDir: string): DataDirLock {
     throw new DataDirUnavailable(
       `${error.message}.\n` +
         'The embedded database (PGlite) admits one process at a time' +
-        (server ? ': stop the server, run this command, then start the server again (it migrates, seeds and loads content at start).\n' : '; try again when that command has finished.\n') +
+        (server
+          ? ': stop the server, run this command, then start the server again (it migrates, seeds and loads content at start).\n'
+          : '; try again when that command has finished.\n') +
         'With DATABASE_URL set (PostgreSQL), commands and servers can share the database.',
     )
   }

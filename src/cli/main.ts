@@ -59,7 +59,10 @@ export async function run(argv: readonly string[], out: Print = console.log, err
     err(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`)
     return 64 // EX_USAGE
   }
-  const { positionals: [group, command, ...rest], values } = parsed
+  const {
+    positionals: [group, command, ...rest],
+    values,
+  } = parsed
   if (values.help === true || group === undefined || group === 'help') {
     out(USAGE)
     return 0
@@ -134,9 +137,16 @@ function adminAction(group: string, command: string | undefined, rest: readonly 
       if (json) return json(usage)
       out(`Usage ${usage.period_start.slice(0, 10)} to ${usage.period_end.slice(0, 10)}${account === undefined ? ' (all accounts)' : ` (account ${account})`}`)
       out(`  total queries: ${usage.total_queries}`)
-      out(`  by endpoint:   ${Object.entries(usage.by_endpoint).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}`)
+      out(
+        `  by endpoint:   ${
+          Object.entries(usage.by_endpoint)
+            .map(([k, v]) => `${k} ${v}`)
+            .join(', ') || 'none'
+        }`,
+      )
       out(`  by style:      faithful ${usage.by_style.faithful}, casual ${usage.by_style.casual}, all ${usage.by_style.all}`)
-      for (const key of usage.keys) out(`  ${key.prefix}...  ${key.id}  ${key.tier.padEnd(9)} ${String(key.total_queries).padStart(8)} / ${key.limit}  ${key.name}`)
+      for (const key of usage.keys)
+        out(`  ${key.prefix}...  ${key.id}  ${key.tier.padEnd(9)} ${String(key.total_queries).padStart(8)} / ${key.limit}  ${key.name}`)
     }
   }
   if (group !== 'keys') return undefined
@@ -149,7 +159,9 @@ function adminAction(group: string, command: string | undefined, rest: readonly 
       const created = await ops.createKey({ name, account: values.account ?? 'operator', tier: tier as Tier })
       if (json) return json(created)
       out(created.key)
-      out(`\nCreated key ${created.id} (${created.prefix}...) for account ${created.account_id}: tier ${created.tier}, ${created.rate_limit_monthly} queries a month.`)
+      out(
+        `\nCreated key ${created.id} (${created.prefix}...) for account ${created.account_id}: tier ${created.tier}, ${created.rate_limit_monthly} queries a month.`,
+      )
       out('Store the key now: it is shown only once.')
     }
   }
@@ -236,9 +248,17 @@ async function database(config: Config, command: 'migrate' | 'seed', out: Print)
       out(report.migrations.length === 0 ? 'migrations: up to date' : `migrations applied: ${report.migrations.join(', ')}`)
       out(`kjv: ${report.seed.kjv.status} (${report.seed.kjv.verses} verses)`)
       const content = report.seed.content
-      out(content.status === 'unchanged' ? 'content: unchanged' : `content: loaded (${content.curated} curated, ${content.generated} generated, ${content.modernized} modernized)`)
+      out(
+        content.status === 'unchanged'
+          ? 'content: unchanged'
+          : `content: loaded (${content.curated} curated, ${content.generated} generated, ${content.modernized} modernized)`,
+      )
       const narratives = report.seed.narrativeContent
-      out(narratives.status === 'unchanged' ? 'narrative content: unchanged' : `narrative content: loaded (${narratives.curated} curated, ${narratives.generated} generated)`)
+      out(
+        narratives.status === 'unchanged'
+          ? 'narrative content: unchanged'
+          : `narrative content: loaded (${narratives.curated} curated, ${narratives.generated} generated)`,
+      )
     }
     return 0
   } finally {
@@ -250,6 +270,6 @@ async function database(config: Config, command: 'migrate' | 'seed', out: Print)
 run(process.argv.slice(2))
   .then((code) => process.exit(code))
   .catch((error: unknown) => {
-    process.stderr.write(`${error instanceof ConfigError ? error.message : error instanceof Error ? error.stack ?? error.message : String(error)}\n`)
+    process.stderr.write(`${error instanceof ConfigError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`)
     process.exit(1)
   })

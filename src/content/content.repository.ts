@@ -20,7 +20,11 @@ export class ContentRepository {
     const row = await this.db
       .selectFrom('verse_content')
       .select(
-        sql<string | null>`string_agg(concat_ws(chr(31), verse_id, style, method, ${field('model')}, prompt_version, ${field('simplified_text')}, ${field('bottom_line')}, ${field('historical_context')}, ${field('practical_reflection')}), chr(30) order by verse_id, style, method)`.as('packed'),
+        sql<
+          string | null
+        >`string_agg(concat_ws(chr(31), verse_id, style, method, ${field('model')}, prompt_version, ${field('simplified_text')}, ${field('bottom_line')}, ${field('historical_context')}, ${field('practical_reflection')}), chr(30) order by verse_id, style, method)`.as(
+          'packed',
+        ),
       )
       .executeTakeFirstOrThrow()
     if (row.packed === null) return []
@@ -70,20 +74,25 @@ export class ContentRepository {
           })),
         )
         .onConflict((oc) =>
-          oc.columns(['verse_id', 'style', 'method']).doUpdateSet((eb) => ({
-            model: eb.ref('excluded.model'),
-            prompt_version: eb.ref('excluded.prompt_version'),
-            simplified_text: eb.ref('excluded.simplified_text'),
-            bottom_line: eb.ref('excluded.bottom_line'),
-            historical_context: eb.ref('excluded.historical_context'),
-            practical_reflection: eb.ref('excluded.practical_reflection'),
-            content_hash: eb.ref('excluded.content_hash'),
-            created_at: sql<Date>`case when verse_content.content_hash = excluded.content_hash then verse_content.created_at else now() end`,
-          })).$call((update) =>
-            options.keepOperatorRows === true
-              ? update.where((eb) => eb.or([eb('verse_content.method', '=', 'curated'), eb('verse_content.prompt_version', 'like', `${SHIPPED_PROMPT_PREFIX}%`)]))
-              : update,
-          ),
+          oc
+            .columns(['verse_id', 'style', 'method'])
+            .doUpdateSet((eb) => ({
+              model: eb.ref('excluded.model'),
+              prompt_version: eb.ref('excluded.prompt_version'),
+              simplified_text: eb.ref('excluded.simplified_text'),
+              bottom_line: eb.ref('excluded.bottom_line'),
+              historical_context: eb.ref('excluded.historical_context'),
+              practical_reflection: eb.ref('excluded.practical_reflection'),
+              content_hash: eb.ref('excluded.content_hash'),
+              created_at: sql<Date>`case when verse_content.content_hash = excluded.content_hash then verse_content.created_at else now() end`,
+            }))
+            .$call((update) =>
+              options.keepOperatorRows === true
+                ? update.where((eb) =>
+                    eb.or([eb('verse_content.method', '=', 'curated'), eb('verse_content.prompt_version', 'like', `${SHIPPED_PROMPT_PREFIX}%`)]),
+                  )
+                : update,
+            ),
         )
         .execute()
     }
@@ -118,7 +127,10 @@ export class ContentRepository {
       .where((eb) =>
         eb.or([
           eb('method', '=', 'curated'),
-          eb.and([eb('method', '=', 'generated'), eb.or([eb('prompt_version', '=', promptVersion), eb('prompt_version', 'like', `${SHIPPED_PROMPT_PREFIX}%`)])]),
+          eb.and([
+            eb('method', '=', 'generated'),
+            eb.or([eb('prompt_version', '=', promptVersion), eb('prompt_version', 'like', `${SHIPPED_PROMPT_PREFIX}%`)]),
+          ]),
         ]),
       )
       .execute()

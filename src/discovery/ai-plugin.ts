@@ -57,7 +57,10 @@ export function buildAiPluginManifest(context: DiscoveryContext): AiPluginManife
   return {
     schema_version: 'v1',
     name_for_human: serviceName,
-    name_for_model: serviceName.toLowerCase().replace(/[^a-z0-9_]+/g, '_').slice(0, 64),
+    name_for_model: serviceName
+      .toLowerCase()
+      .replace(/[^a-z0-9_]+/g, '_')
+      .slice(0, 64),
     description_for_human: clip(summary, HUMAN_DESCRIPTION_MAX),
     description_for_model: clip(forModel, MODEL_DESCRIPTION_MAX),
     auth: { type: 'service_http', authorization_type: 'custom', custom_auth_header: 'X-API-Key' },

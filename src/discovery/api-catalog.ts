@@ -45,9 +45,7 @@ export function buildApiCatalog(context: DiscoveryContext): Linkset {
       },
       {
         anchor: absolute(context, mcp.path),
-        'service-desc': [
-          { href: urlOf(context, 'getWellKnownMcpServerCard'), type: 'application/json', title: 'MCP server card' },
-        ],
+        'service-desc': [{ href: urlOf(context, 'getWellKnownMcpServerCard'), type: 'application/json', title: 'MCP server card' }],
         'service-doc': [{ href: docsUrl(mcp, context.settings.publicBaseUrl), type: 'text/html' }],
         'terms-of-service': [{ href: context.settings.legalUrl, type: 'text/html' }],
       },

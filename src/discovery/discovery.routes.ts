@@ -66,7 +66,13 @@ function serve(app: FastifyInstance, route: { readonly method: string; readonly 
  */
 export function registerDiscoveryRoutes(app: FastifyInstance, deps: DiscoveryDeps): void {
   const document = JSON.parse(readFileSync(projectPath('generated', 'openapi.json'), 'utf8')) as OpenApiDocument
-  const context = createDiscoveryContext({ settings: deps.settings, document, tools: deps.tools, version: SERVER_VERSION, protocolVersion: LATEST_PROTOCOL_VERSION })
+  const context = createDiscoveryContext({
+    settings: deps.settings,
+    document,
+    tools: deps.tools,
+    version: SERVER_VERSION,
+    protocolVersion: LATEST_PROTOCOL_VERSION,
+  })
 
   const text = 'text/plain; charset=utf-8'
   const json = 'application/json; charset=utf-8'

@@ -57,20 +57,27 @@ function constraintsOf(schema: JsonObject): string {
 }
 
 function parametersTable(parameters: readonly ParameterView[]): string {
-  const rows = parameters.map((p) =>
-    `| \`${p.name}\` | ${p.in} | ${cell(typeOf(p.schema))} | ${p.required ? 'yes' : 'no'} | ${cell(constraintsOf(p.schema))} | ${cell(p.description ?? '')}${p.example === undefined || p.schema.enum !== undefined || p.schema.default !== undefined ? '' : ` E.g. \`${cell(p.example)}\`.`} |`)
+  const rows = parameters.map(
+    (p) =>
+      `| \`${p.name}\` | ${p.in} | ${cell(typeOf(p.schema))} | ${p.required ? 'yes' : 'no'} | ${cell(constraintsOf(p.schema))} | ${cell(p.description ?? '')}${p.example === undefined || p.schema.enum !== undefined || p.schema.default !== undefined ? '' : ` E.g. \`${cell(p.example)}\`.`} |`,
+  )
   return ['| name | in | type | required | values | description |', '|---|---|---|---|---|---|', ...rows].join('\n')
 }
 
 function requestBodySection(body: RequestBodyView): string {
-  const lines = [`**Request body** (${body.required ? 'required' : 'optional'}, \`${body.mediaType}\`${body.schemaName === undefined ? '' : `, schema \`${body.schemaName}\``}):`]
-  const properties = typeof body.schema.properties === 'object' && body.schema.properties !== null ? Object.entries(body.schema.properties as Record<string, JsonObject>) : []
+  const lines = [
+    `**Request body** (${body.required ? 'required' : 'optional'}, \`${body.mediaType}\`${body.schemaName === undefined ? '' : `, schema \`${body.schemaName}\``}):`,
+  ]
+  const properties =
+    typeof body.schema.properties === 'object' && body.schema.properties !== null ? Object.entries(body.schema.properties as Record<string, JsonObject>) : []
   const required = new Set(Array.isArray(body.schema.required) ? body.schema.required : [])
   if (typeof body.schema.description === 'string') lines.push('', body.schema.description.trim())
   if (properties.length > 0) {
     lines.push('', '| field | type | required | values | description |', '|---|---|---|---|---|')
     for (const [name, schema] of properties) {
-      lines.push(`| \`${name}\` | ${cell(typeOf(schema))} | ${required.has(name) ? 'yes' : 'no'} | ${cell(constraintsOf(schema))} | ${cell(typeof schema.description === 'string' ? schema.description : '')} |`)
+      lines.push(
+        `| \`${name}\` | ${cell(typeOf(schema))} | ${required.has(name) ? 'yes' : 'no'} | ${cell(constraintsOf(schema))} | ${cell(typeof schema.description === 'string' ? schema.description : '')} |`,
+      )
     }
   }
   return lines.join('\n')
@@ -87,7 +94,13 @@ function responseLine(response: ResponseView): string {
 /** A value for a schema: its example, default, const or first allowed value, else a placeholder of its type. */
 function sampleOf(schema: JsonObject, context: DiscoveryContext): unknown {
   const resolved = resolveRef(context.document, schema).value
-  const known = [resolved.example, ...(Array.isArray(resolved.examples) ? resolved.examples : []), resolved.default, resolved.const, ...(Array.isArray(resolved.enum) ? resolved.enum : [])]
+  const known = [
+    resolved.example,
+    ...(Array.isArray(resolved.examples) ? resolved.examples : []),
+    resolved.default,
+    resolved.const,
+    ...(Array.isArray(resolved.enum) ? resolved.enum : []),
+  ]
   const found = known.find((v) => v !== undefined)
   if (found !== undefined) return found
   if (resolved.type === 'object' || typeof resolved.properties === 'object') {
@@ -108,7 +121,10 @@ function curlOf(op: OperationView, context: DiscoveryContext): string {
   if (url === undefined) {
     // A value without an example stays a visible placeholder, e.g. /api/v1/keys/{id}.
     const filled = op.parameters.filter((p) => p.in === 'path' && p.example !== undefined)
-    url = absolute(context, filled.reduce((path, p) => path.replace(`{${p.name}}`, encodeURIComponent(p.example ?? '')), op.path))
+    url = absolute(
+      context,
+      filled.reduce((path, p) => path.replace(`{${p.name}}`, encodeURIComponent(p.example ?? '')), op.path),
+    )
   }
   const parts = [`curl -s${op.method === 'GET' ? '' : ` -X ${op.method}`} "${url}"`]
   const auth = authenticationOf(op)
@@ -131,13 +147,19 @@ function operationSection(op: OperationView, context: DiscoveryContext): string 
   if (op.description !== undefined) lines.push('', op.description.trim())
   const parameters = op.parameters.filter((p) => p.name.toLowerCase() !== 'if-none-match')
   if (parameters.length > 0) lines.push('', '**Parameters:**', '', parametersTable(parameters))
-  if (op.parameters.some((p) => p.name.toLowerCase() === 'if-none-match')) lines.push('', 'Send `If-None-Match` with an earlier `ETag` to get an empty `304` when nothing changed.')
+  if (op.parameters.some((p) => p.name.toLowerCase() === 'if-none-match'))
+    lines.push('', 'Send `If-None-Match` with an earlier `ETag` to get an empty `304` when nothing changed.')
   if (op.requestBody !== undefined) lines.push('', requestBodySection(op.requestBody))
   lines.push('', '**Responses:**', '', ...op.responses.map(responseLine))
   lines.push('', '**Example request:**', '', curlOf(op, context))
   for (const response of op.responses) {
     for (const example of response.examples) {
-      lines.push('', `**Example response** (\`${response.status}\`${example.summary === undefined ? '' : `, ${example.summary}`}):`, '', json(rebase(example.value, defaultServer, context.settings.publicBaseUrl)))
+      lines.push(
+        '',
+        `**Example response** (\`${response.status}\`${example.summary === undefined ? '' : `, ${example.summary}`}):`,
+        '',
+        json(rebase(example.value, defaultServer, context.settings.publicBaseUrl)),
+      )
     }
   }
   return lines.join('\n')
@@ -160,7 +182,8 @@ function endpointsSection(context: DiscoveryContext): string {
 
 function errorsSection(context: DiscoveryContext): string {
   const rows = (Object.entries(ERROR_CATALOGUE) as [ErrorCode, (typeof ERROR_CATALOGUE)[ErrorCode]][]).map(
-    ([code, entry]) => `| \`${code}\` | ${entry.status} | ${cell(entry.title)} | ${cell(entry.description)} | ${problemType(context.settings.publicBaseUrl, code)} |`,
+    ([code, entry]) =>
+      `| \`${code}\` | ${entry.status} | ${cell(entry.title)} | ${cell(entry.description)} | ${problemType(context.settings.publicBaseUrl, code)} |`,
   )
   return [
     '## Error codes',
@@ -175,7 +198,15 @@ function errorsSection(context: DiscoveryContext): string {
 
 function toolSection(tool: DiscoveryTool): string {
   const readOnly = tool.annotations?.readOnlyHint === true ? ' Read-only.' : ''
-  return [`### ${tool.name}${tool.title === undefined ? '' : ` (${tool.title})`}`, '', `${tool.description.trim()}${readOnly}`, '', '**Input schema:**', '', json(tool.inputSchema)].join('\n')
+  return [
+    `### ${tool.name}${tool.title === undefined ? '' : ` (${tool.title})`}`,
+    '',
+    `${tool.description.trim()}${readOnly}`,
+    '',
+    '**Input schema:**',
+    '',
+    json(tool.inputSchema),
+  ].join('\n')
 }
 
 function mcpSection(context: DiscoveryContext): string {

@@ -62,7 +62,11 @@ export function buildLlmsTxt(context: DiscoveryContext): string {
     ...MCP_CARDS.map((id) => described(operation(context, id), context)),
   ]
   const terms = [
-    { name: 'Usage terms', url: urlOf(context, 'getTerms'), notes: `attribution and licence; ${quotaSentence(settings)}; bulk data and enterprise use are licensed separately (${settings.contactEmail})` },
+    {
+      name: 'Usage terms',
+      url: urlOf(context, 'getTerms'),
+      notes: `attribution and licence; ${quotaSentence(settings)}; bulk data and enterprise use are licensed separately (${settings.contactEmail})`,
+    },
     ...(settings.legalUrl === urlOf(context, 'getTerms') ? [] : [{ name: 'Legal information', url: settings.legalUrl, notes: '' }]),
   ]
   const optional = listed

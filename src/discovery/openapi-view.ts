@@ -100,7 +100,8 @@ export function resolveRef(document: OpenApiDocument, node: unknown): { readonly
 
 function examplesOf(media: JsonObject): NamedExample[] {
   const named = isObject(media.examples)
-    ? Object.entries(media.examples).filter((entry): entry is [string, JsonObject] => isObject(entry[1]))
+    ? Object.entries(media.examples)
+        .filter((entry): entry is [string, JsonObject] => isObject(entry[1]))
         .map(([name, example]) => ({ name, summary: str(example.summary), value: example.value }))
     : []
   return media.example === undefined ? named : [{ name: 'example', summary: undefined, value: media.example }, ...named]

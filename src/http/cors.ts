@@ -4,7 +4,16 @@
  */
 import type { FastifyInstance } from 'fastify'
 
-const EXPOSED = ['ETag', 'RateLimit', 'RateLimit-Policy', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'WWW-Authenticate'].join(', ')
+const EXPOSED = [
+  'ETag',
+  'RateLimit',
+  'RateLimit-Policy',
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+  'Retry-After',
+  'WWW-Authenticate',
+].join(', ')
 const ALLOWED_HEADERS = 'X-API-Key, Authorization, If-None-Match, Content-Type'
 
 /**
@@ -32,7 +41,11 @@ export function preflightHeaders(methods: readonly string[] = ['GET']): Record<s
 }
 
 /** Registers a preflight route (from the contract's generated routes) that answers 204 without credentials. */
-export function registerPreflight(app: FastifyInstance, route: { readonly method: string; readonly url: string; readonly schema: object }, methods: readonly string[]): void {
+export function registerPreflight(
+  app: FastifyInstance,
+  route: { readonly method: string; readonly url: string; readonly schema: object },
+  methods: readonly string[],
+): void {
   const headers = preflightHeaders(methods)
   app.route({ ...route, method: 'OPTIONS', handler: (_request, reply) => reply.code(204).headers(headers).send() })
 }

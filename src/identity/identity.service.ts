@@ -44,12 +44,12 @@ const JWKS_ALGORITHMS: readonly JwksAlgorithm[] = ['RS256', 'ES256']
 const SECRET_ALGORITHM = 'HS256'
 
 const NOT_CONFIGURED_DETAIL =
-  'Sign-in is not configured on this server. Set AUTH_JWKS_URL to your identity provider\'s JWKS URL ' +
-  '(e.g. https://<project>.supabase.co/auth/v1/.well-known/jwks.json), or AUTH_JWT_SECRET to the project\'s legacy JWT secret.'
+  "Sign-in is not configured on this server. Set AUTH_JWKS_URL to your identity provider's JWKS URL " +
+  "(e.g. https://<project>.supabase.co/auth/v1/.well-known/jwks.json), or AUTH_JWT_SECRET to the project's legacy JWT secret."
 
 /** The algorithms the configuration allows: RS256/ES256 with a JWKS, HS256 with a secret. */
 export function pinnedAlgorithms(config: AuthConfig): Algorithm[] {
-  return [...(config.jwksUrl === undefined ? [] : JWKS_ALGORITHMS), ...(config.jwtSecret === undefined ? [] : [SECRET_ALGORITHM] as const)]
+  return [...(config.jwksUrl === undefined ? [] : JWKS_ALGORITHMS), ...(config.jwtSecret === undefined ? [] : ([SECRET_ALGORITHM] as const))]
 }
 
 /**
@@ -89,9 +89,10 @@ export class IdentityVerifier {
     this.#config = config
     this.#now = deps.now
     this.#options = verifyOptionsFor(config)
-    this.#jwks = config.jwksUrl === undefined
-      ? undefined
-      : new JwksCache({ url: config.jwksUrl, now: deps.now, fetchTimeoutMs: deps.fetchTimeoutMs, refetchIntervalMs: deps.refetchIntervalMs })
+    this.#jwks =
+      config.jwksUrl === undefined
+        ? undefined
+        : new JwksCache({ url: config.jwksUrl, now: deps.now, fetchTimeoutMs: deps.fetchTimeoutMs, refetchIntervalMs: deps.refetchIntervalMs })
   }
 
   /** Whether a token source (JWKS URL or secret) is configured; without one, sign-in is off. */
@@ -124,7 +125,7 @@ export class IdentityVerifier {
     const match = authorization === undefined ? null : /^Bearer(?:[ \t]+(.*))?$/i.exec(authorization.trim())
     const token = match?.[1]?.trim() ?? ''
     if (token === '') {
-      throw new AppError('missing_credentials', 'Sign in first: send the identity provider\'s access token as Authorization: Bearer <token>.')
+      throw new AppError('missing_credentials', "Sign in first: send the identity provider's access token as Authorization: Bearer <token>.")
     }
     if (/\s/.test(token)) throw invalid('The Authorization header must hold exactly one token after "Bearer".')
     return token
@@ -160,7 +161,9 @@ export class IdentityVerifier {
     if (alg === SECRET_ALGORITHM) {
       if (this.#config.jwtSecret === undefined) {
         // Also the algorithm-confusion case: an HS256 token "signed" with our public key.
-        throw invalid('The token is signed with HS256 (a shared secret), but this server verifies tokens with the identity provider\'s public keys (RS256/ES256) only.')
+        throw invalid(
+          "The token is signed with HS256 (a shared secret), but this server verifies tokens with the identity provider's public keys (RS256/ES256) only.",
+        )
       }
       return this.#config.jwtSecret
     }
@@ -194,10 +197,10 @@ export class IdentityVerifier {
     if (typeof claims.exp !== 'number') throw invalid('The token has no expiry (exp claim); tokens without one are not accepted.')
     const sub = claims.sub
     if (typeof sub !== 'string' || sub.trim() === '') {
-      throw invalid('The token\'s subject (sub claim) is missing, empty or not a string, so it names no account.')
+      throw invalid("The token's subject (sub claim) is missing, empty or not a string, so it names no account.")
     }
     if (sub.length > MAX_SUBJECT_LENGTH) throw invalid(`The token's subject (sub claim) is longer than ${MAX_SUBJECT_LENGTH} characters.`)
-    if (/[\u0000-\u001f\u007f]/.test(sub)) throw invalid('The token\'s subject (sub claim) contains control characters, so it names no account.')
+    if (/[\u0000-\u001f\u007f]/.test(sub)) throw invalid("The token's subject (sub claim) contains control characters, so it names no account.")
     if (Object.hasOwn(claims, 'role') && claims.role !== 'authenticated') throw invalid(roleDetail(claims.role))
     return { accountId: sub, email: typeof claims.email === 'string' && claims.email !== '' ? claims.email : undefined }
   }
@@ -267,7 +270,7 @@ function describeFailure(code: string, message: string, config: AuthConfig): App
     case 'FAST_JWT_INVALID_CRIT_HEADER':
       return invalid('The token lists a critical header extension (crit) that this server does not support.')
     case 'FST_JWT_NO_AUTHORIZATION_IN_HEADER':
-      return new AppError('missing_credentials', 'Sign in first: send the identity provider\'s access token as Authorization: Bearer <token>.')
+      return new AppError('missing_credentials', "Sign in first: send the identity provider's access token as Authorization: Bearer <token>.")
     case 'FST_JWT_BAD_REQUEST':
       return invalid('The Authorization header must be "Bearer <token>".')
     case 'FAST_JWT_INVALID_SIGNATURE':
@@ -283,17 +286,17 @@ function describeFailure(code: string, message: string, config: AuthConfig): App
 }
 
 function describeByMessage(message: string, config: AuthConfig): string {
-  if (/signature/i.test(message)) return 'The token\'s signature does not match the identity provider\'s key for its algorithm.'
+  if (/signature/i.test(message)) return "The token's signature does not match the identity provider's key for its algorithm."
   if (/malformed|base64url|must be an object/i.test(message)) return MALFORMED
   const claim = /\b(exp|nbf|iat|sub|aud|iss)\b claim/.exec(message)?.[1]
   const missing = /is required/.test(message)
   switch (claim) {
     case 'exp':
-      return missing ? 'The token has no expiry (exp claim); tokens without one are not accepted.' : 'The token\'s expiry (exp claim) is not a number.'
+      return missing ? 'The token has no expiry (exp claim); tokens without one are not accepted.' : "The token's expiry (exp claim) is not a number."
     case 'nbf':
-      return 'The token\'s not-before time (nbf claim) is not a number.'
+      return "The token's not-before time (nbf claim) is not a number."
     case 'iat':
-      return 'The token\'s issued-at time (iat claim) is not a number.'
+      return "The token's issued-at time (iat claim) is not a number."
     case 'sub':
       return 'The token has no subject (sub claim), so it names no account.'
     case 'aud':

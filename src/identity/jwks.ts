@@ -25,7 +25,10 @@ export type JwksFailure = 'unavailable' | 'unknown_kid' | 'unusable_key' | 'wron
 
 /** A failed key lookup; the message is plain words fit for a client (no token content). */
 export class JwksError extends Error {
-  constructor(readonly reason: JwksFailure, message: string) {
+  constructor(
+    readonly reason: JwksFailure,
+    message: string,
+  ) {
     super(message)
     this.name = 'JwksError'
   }
@@ -93,7 +96,10 @@ export class JwksCache {
     const candidates = this.#jwks.keys.get(kid)
     if (candidates === undefined) {
       if (this.#loadedAt === undefined) {
-        throw new JwksError('unavailable', `The identity provider's signing keys could not be loaded (${this.#lastError ?? 'no fetch yet'}), so the token cannot be verified.`)
+        throw new JwksError(
+          'unavailable',
+          `The identity provider's signing keys could not be loaded (${this.#lastError ?? 'no fetch yet'}), so the token cannot be verified.`,
+        )
       }
       const unusable = this.#jwks.unusable.get(kid)
       if (unusable !== undefined) {

@@ -103,8 +103,12 @@ export function readLockHolder(dataDir: string): LockHolder | undefined {
     if (typeof value !== 'object' || value === null) return undefined
     const holder = value as Partial<LockHolder>
     const ok =
-      Number.isInteger(holder.pid) && typeof holder.hostname === 'string' && (holder.role === 'server' || holder.role === 'cli') &&
-      (holder.state === 'starting' || holder.state === 'ready' || holder.state === 'stopping') && typeof holder.since === 'string' && typeof holder.command === 'string'
+      Number.isInteger(holder.pid) &&
+      typeof holder.hostname === 'string' &&
+      (holder.role === 'server' || holder.role === 'cli') &&
+      (holder.state === 'starting' || holder.state === 'ready' || holder.state === 'stopping') &&
+      typeof holder.since === 'string' &&
+      typeof holder.command === 'string'
     return ok ? (holder as LockHolder) : undefined
   } catch {
     return undefined

@@ -10,7 +10,8 @@ const UNAVAILABLE_STATES = new Set(['57P01', '57P02', '57P03', '57014', '53300',
 /** Socket errors on the way to the server. */
 const UNAVAILABLE_SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EPIPE', 'EAI_AGAIN'])
 /** What `pg` and `pg-pool` say when a connection dies or cannot be had in time. */
-const UNAVAILABLE_MESSAGES = /^(?:Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Query read timeout|Connection ended|Client was closed)/
+const UNAVAILABLE_MESSAGES =
+  /^(?:Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Query read timeout|Connection ended|Client was closed)/
 
 /**
  * Whether an error means the database is unavailable right now (a client should retry), as

@@ -33,7 +33,5 @@ export function hostOf(header: string | undefined): string | undefined {
 
 /** Whether a host matches one of the (normalised) patterns. */
 export function hostAllowed(host: string, patterns: readonly string[]): boolean {
-  return patterns.some((pattern) =>
-    pattern.startsWith('*.') ? host.endsWith(pattern.slice(1)) && host.length > pattern.length - 1 : host === pattern,
-  )
+  return patterns.some((pattern) => (pattern.startsWith('*.') ? host.endsWith(pattern.slice(1)) && host.length > pattern.length - 1 : host === pattern))
 }

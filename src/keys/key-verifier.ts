@@ -9,9 +9,7 @@ import { hashKey, isWellFormedKey } from './key-format.js'
 import type { KeyRecord, KeysRepository } from './keys.repository.js'
 
 /** The outcome of checking a presented key. */
-export type KeyCheck =
-  | { readonly ok: true; readonly key: KeyRecord }
-  | { readonly ok: false; readonly reason: 'malformed' | 'unknown' | 'revoked' }
+export type KeyCheck = { readonly ok: true; readonly key: KeyRecord } | { readonly ok: false; readonly reason: 'malformed' | 'unknown' | 'revoked' }
 
 /** Unknown hashes are remembered briefly, so that a flood of made-up keys does not reach the database. */
 const NEGATIVE_TTL_MS = 2_000

@@ -43,11 +43,15 @@ export class KeysService {
   async create(input: CreateKeyInput): Promise<CreatedKey> {
     const name = input.name.trim()
     if (name.length < 1 || name.length > 100) {
-      throw new AppError('invalid_parameter', 'name must be 1 to 100 characters after trimming.', { errors: [{ location: 'body/name', message: 'must be 1 to 100 characters after trimming' }] })
+      throw new AppError('invalid_parameter', 'name must be 1 to 100 characters after trimming.', {
+        errors: [{ location: 'body/name', message: 'must be 1 to 100 characters after trimming' }],
+      })
     }
     // Control characters (NUL above all, which PostgreSQL text cannot hold) have no place in a name.
     if (/[\u0000-\u001f\u007f]/.test(name)) {
-      throw new AppError('invalid_parameter', 'name must not contain control characters.', { errors: [{ location: 'body/name', message: 'must not contain control characters' }] })
+      throw new AppError('invalid_parameter', 'name must not contain control characters.', {
+        errors: [{ location: 'body/name', message: 'must not contain control characters' }],
+      })
     }
     if (input.tier !== undefined && !isTier(input.tier)) {
       throw new AppError('invalid_parameter', `tier must be one of ${TIERS.join(', ')}.`)
@@ -55,7 +59,15 @@ export class KeysService {
     const domains = this.normaliseDomains(input.allowedDomains ?? [])
     const key = this.newKey()
     const record = await this.repository.insertWithinLimit(
-      { id: randomUUID(), accountId: input.accountId, name, keyHash: hashKey(key), prefix: displayPrefix(key), tier: input.tier ?? 'free', allowedDomains: domains },
+      {
+        id: randomUUID(),
+        accountId: input.accountId,
+        name,
+        keyHash: hashKey(key),
+        prefix: displayPrefix(key),
+        tier: input.tier ?? 'free',
+        allowedDomains: domains,
+      },
       this.quotas.maxKeysPerAccount,
     )
     if (record === undefined) {

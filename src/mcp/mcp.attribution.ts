@@ -67,7 +67,9 @@ export class ClientMemory {
 }
 
 function member(value: unknown, name: string): unknown {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.hasOwn(value, name) ? (value as Record<string, unknown>)[name] : undefined
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.hasOwn(value, name)
+    ? (value as Record<string, unknown>)[name]
+    : undefined
 }
 
 /** A non-blank string with control characters and runs of white space made single spaces. */

@@ -10,7 +10,9 @@ import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fast
 import { AppError } from '../errors.js'
 
 /** Headers a browser may read from MCP responses. */
-const EXPOSED = ['RateLimit', 'RateLimit-Policy', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'WWW-Authenticate'].join(', ')
+const EXPOSED = ['RateLimit', 'RateLimit-Policy', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'WWW-Authenticate'].join(
+  ', ',
+)
 /** Request headers an MCP client in a browser sends. */
 const ALLOWED_HEADERS = ['X-API-Key', 'Authorization', 'Content-Type', 'Mcp-Protocol-Version', 'Mcp-Session-Id', 'Last-Event-ID'].join(', ')
 
@@ -28,7 +30,12 @@ export function originHook(allowed: ReadonlySet<string>): (request: FastifyReque
     const origin = request.headers.origin
     if (origin === undefined) return done()
     if (!allowed.has(serialized(origin))) {
-      return done(new AppError('origin_not_allowed', `Requests from the origin ${JSON.stringify(origin.slice(0, 200))} may not use the MCP endpoint; the server's operator can allow it in MCP_ALLOWED_ORIGINS.`))
+      return done(
+        new AppError(
+          'origin_not_allowed',
+          `Requests from the origin ${JSON.stringify(origin.slice(0, 200))} may not use the MCP endpoint; the server's operator can allow it in MCP_ALLOWED_ORIGINS.`,
+        ),
+      )
     }
     // The answer depends on the origin, so caches must keep them apart.
     reply.header('access-control-allow-origin', origin).header('vary', 'Origin').header('access-control-expose-headers', EXPOSED)

@@ -65,7 +65,9 @@ export function verseText(verse: Verse, cite: Citation): string {
     lines.push('', `Casual modern English: ${verse.casual.simplified_text}`)
     if (verse.casual.bottom_line) lines.push(`Bottom line (casual): ${verse.casual.bottom_line}`)
   }
+  // In the Gospels the section is the narrative: name it once.
   if (verse.narrative !== undefined) lines.push('', `Part of the narrative "${verse.narrative.title}" (${verse.narrative.slug}).`)
+  else lines.push('', `Part of the section "${verse.section.title}" (${verse.section.slug}).`)
   return [...lines, '', cite.text].join('\n')
 }
 
@@ -99,7 +101,8 @@ export function resolutionText(resolution: ReferenceResolution): string {
 /** The text of list_narratives. */
 export function narrativeListText(list: NarrativeList): string {
   const lines = [`${list.total} narrative${list.total === 1 ? '' : 's'}${list.data.length < list.total ? `, showing ${list.data.length}` : ''}:`]
-  for (const n of list.data) lines.push(`- ${n.title} — ${n.reference} (slug ${n.slug})${n.parallels.length > 0 ? `; parallels: ${n.parallels.join(', ')}` : ''}`)
+  for (const n of list.data)
+    lines.push(`- ${n.title} — ${n.reference} (slug ${n.slug})${n.parallels.length > 0 ? `; parallels: ${n.parallels.join(', ')}` : ''}`)
   if (list.next_cursor !== null) lines.push('', `More: call list_narratives again with cursor "${list.next_cursor}".`)
   return lines.join('\n')
 }
@@ -107,7 +110,10 @@ export function narrativeListText(list: NarrativeList): string {
 /** The text of get_narrative: summary, verses, parallels. */
 export function narrativeText(narrative: Narrative, cite: Citation): string {
   const lines = [`## ${narrative.title} — ${narrative.reference} (${VERSION})`]
-  for (const [name, content] of [['Summary', narrative.content.faithful], ['Summary (casual)', narrative.content.casual]] as const) {
+  for (const [name, content] of [
+    ['Summary', narrative.content.faithful],
+    ['Summary (casual)', narrative.content.casual],
+  ] as const) {
     if (content?.summary) lines.push('', `${name}: ${content.summary}`)
     if (content?.bottom_line) lines.push(`Bottom line: ${content.bottom_line}`)
   }

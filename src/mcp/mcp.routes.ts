@@ -119,7 +119,10 @@ function withObjectArguments(message: unknown): { message: unknown; sentArgument
 
 /** A JSON-RPC error answer of the endpoint itself (before the transport is involved). */
 function jsonRpcError(reply: FastifyReply, code: number, message: string): FastifyReply {
-  return reply.code(400).type('application/json').send(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } }))
+  return reply
+    .code(400)
+    .type('application/json')
+    .send(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } }))
 }
 
 /** The web-standard request the transport reads; the body is passed to it already parsed. */

@@ -24,9 +24,9 @@ export const MCP_SERVER_INFO = Object.freeze({
 })
 
 const INSTRUCTIONS =
-  'Plainverse serves the King James Version of the Bible with simplified modern-English texts. '
-  + 'When you quote a result, show its citation line (source, reference, URL and licence). '
-  + 'resolve_reference and list_narratives are free; the other tools count against the API key\'s monthly quota.'
+  'Plainverse serves the King James Version of the Bible with simplified modern-English texts. ' +
+  'When you quote a result, show its citation line (source, reference, URL and licence). ' +
+  "resolve_reference and list_narratives are free; the other tools count against the API key's monthly quota."
 
 // The tools as `tools/list` sends them: plain data, copied once from the definitions.
 const LISTED_TOOLS = JSON.parse(JSON.stringify(MCP_TOOLS)) as Tool[]

@@ -100,7 +100,10 @@ export class McpToolsService {
       const selection = passages.select(reference)
       const [only, ...more] = selection.verseIds
       if (only === undefined || more.length > 0) {
-        throw new AppError('invalid_parameter', `reference "${reference.slice(0, 100)}" names ${selection.verseIds.length} verses (${selection.reference}); get_verse returns one verse: use get_passage for more.`)
+        throw new AppError(
+          'invalid_parameter',
+          `reference "${reference.slice(0, 100)}" names ${selection.verseIds.length} verses (${selection.reference}); get_verse returns one verse: use get_passage for more.`,
+        )
       }
       record = verses.byId(only)
     }
@@ -113,7 +116,10 @@ export class McpToolsService {
     const selection = this.deps.passages.select(reference)
     const passage = this.deps.passages.toResource(selection, style)
     const urls = new Map(passage.verses.map((v) => [v.slug, v.attribution.url]))
-    const cite = citation(this.deps.citation, passage.ranges.map((r) => ({ reference: r.reference, url: urls.get(r.start) ?? pageOf(passage.verses[0]) })))
+    const cite = citation(
+      this.deps.citation,
+      passage.ranges.map((r) => ({ reference: r.reference, url: urls.get(r.start) ?? pageOf(passage.verses[0]) })),
+    )
     return { structured: { ...passage, citation: cite }, text: passageText(passage, cite), served: { style, verseIds: selection.verseIds } }
   }
 
@@ -126,7 +132,10 @@ export class McpToolsService {
       ...(typeof args.book === 'string' ? { book: args.book } : {}),
       ...(typeof args.cursor === 'string' ? { cursor: args.cursor } : {}),
     })
-    const cite = citation(this.deps.citation, results.data.map((hit) => ({ reference: hit.reference, url: hit.attribution.url })))
+    const cite = citation(
+      this.deps.citation,
+      results.data.map((hit) => ({ reference: hit.reference, url: hit.attribution.url })),
+    )
     const verseIds = results.data.flatMap((hit) => this.deps.verses.find(hit.slug)?.id ?? [])
     // A search counts like its REST counterpart: once, even when nothing matches.
     return { structured: { ...results, citation: cite }, text: searchText(results, cite), served: { style, verseIds } }

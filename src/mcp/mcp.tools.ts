@@ -31,21 +31,15 @@ export interface McpToolDefinition {
 }
 
 /** The names of the tools, in the order `tools/list` gives them. */
-export type McpToolName =
-  | 'get_verse'
-  | 'get_passage'
-  | 'search_scripture'
-  | 'resolve_reference'
-  | 'list_narratives'
-  | 'get_narrative'
+export type McpToolName = 'get_verse' | 'get_passage' | 'search_scripture' | 'resolve_reference' | 'list_narratives' | 'get_narrative'
 
 const STYLE = {
   type: 'string',
   enum: ['faithful', 'casual', 'all'],
   default: 'faithful',
   description:
-    'Which simplified modern-English text to include beside the KJV text: `faithful` (precise, keeps the structure), '
-    + '`casual` (a conversational retelling) or `all` (both). Default `faithful`.',
+    'Which simplified modern-English text to include beside the KJV text: `faithful` (precise, keeps the structure), ' +
+    '`casual` (a conversational retelling) or `all` (both). Default `faithful`.',
 } as const
 
 /** The citation an AI system shows with what it quotes. */
@@ -94,10 +88,10 @@ export const MCP_TOOLS: readonly McpToolDefinition[] = [
     name: 'get_verse',
     title: 'Get a Bible verse',
     description:
-      'Returns one verse of the King James Version with its simplified modern-English text, by canonical slug '
-      + '(`john-3-16`) or by a reference as people write it ("John 3:16", "Jn 3:16", "1 Cor 13:4"). For more than one '
-      + 'verse use get_passage. The result includes the attribution and a citation line to show with any quoted text. '
-      + 'Counts as one query against the API key\'s monthly quota.',
+      'Returns one verse of the King James Version with its simplified modern-English text, by canonical slug ' +
+      '(`john-3-16`) or by a reference as people write it ("John 3:16", "Jn 3:16", "1 Cor 13:4"). For more than one ' +
+      'verse use get_passage. The result includes the attribution and a citation line to show with any quoted text. ' +
+      "Counts as one query against the API key's monthly quota.",
     inputSchema: {
       type: 'object',
       required: ['reference'],
@@ -119,10 +113,10 @@ export const MCP_TOOLS: readonly McpToolDefinition[] = [
     name: 'get_passage',
     title: 'Get a Bible passage',
     description:
-      'Returns the verses of a passage of the King James Version in order (at most 200 verses), each with its '
-      + 'simplified modern-English text. Accepts a canonical passage slug (`john-3-16-18`, `psalms-23`, `genesis-1-1-2-3`) '
-      + 'or a free-text reference ("Psalm 23", "1 Cor 13:4-7", "Romans 8:28, 31-39"). The result includes the '
-      + 'attribution and a citation line to show with any quoted text. Counts as one query against the monthly quota.',
+      'Returns the verses of a passage of the King James Version in order (at most 200 verses), each with its ' +
+      'simplified modern-English text. Accepts a canonical passage slug (`john-3-16-18`, `psalms-23`, `genesis-1-1-2-3`) ' +
+      'or a free-text reference ("Psalm 23", "1 Cor 13:4-7", "Romans 8:28, 31-39"). The result includes the ' +
+      'attribution and a citation line to show with any quoted text. Counts as one query against the monthly quota.',
     inputSchema: {
       type: 'object',
       required: ['reference'],
@@ -144,10 +138,10 @@ export const MCP_TOOLS: readonly McpToolDefinition[] = [
     name: 'search_scripture',
     title: 'Search the Bible',
     description:
-      'Ranked full-text search over the King James Version and its simplified modern-English texts. Put phrases in '
-      + 'double quotes (`"the lord is my shepherd"`); optionally restrict to one book. Returns the matching verses, '
-      + 'best first, with highlighted snippets, the attribution and a citation line. Page with `cursor`. Counts as one '
-      + 'query against the monthly quota.',
+      'Ranked full-text search over the King James Version and its simplified modern-English texts. Put phrases in ' +
+      'double quotes (`"the lord is my shepherd"`); optionally restrict to one book. Returns the matching verses, ' +
+      'best first, with highlighted snippets, the attribution and a citation line. Page with `cursor`. Counts as one ' +
+      'query against the monthly quota.',
     inputSchema: {
       type: 'object',
       required: ['query'],
@@ -188,9 +182,9 @@ export const MCP_TOOLS: readonly McpToolDefinition[] = [
     name: 'resolve_reference',
     title: 'Find Bible references in text',
     description:
-      'Finds the Bible references in a piece of text as people write them ("Read Jn 3:16 and Romans 8:28, 31-39") and '
-      + 'returns each one\'s canonical reference and slug, its verse ranges and verse count. Returns no scripture text '
-      + '(use get_verse or get_passage with the slug for that) and does not count against the quota.',
+      'Finds the Bible references in a piece of text as people write them ("Read Jn 3:16 and Romans 8:28, 31-39") and ' +
+      "returns each one's canonical reference and slug, its verse ranges and verse count. Returns no scripture text " +
+      '(use get_verse or get_passage with the slug for that) and does not count against the quota.',
     inputSchema: {
       type: 'object',
       required: ['text'],
@@ -211,10 +205,10 @@ export const MCP_TOOLS: readonly McpToolDefinition[] = [
     name: 'list_narratives',
     title: 'List Gospel narratives',
     description:
-      'Lists the narrative units of the four Gospels (548 in all: events and teachings such as "Jesus Feeds the Five '
-      + 'Thousand") in canonical order, with their references and the slugs of their parallels in the other Gospels. '
-      + 'Filter by Gospel or by words of the title; page with `cursor`. Returns titles and references, no scripture '
-      + 'text (use get_narrative for that), and does not count against the quota.',
+      'Lists the narrative units of the four Gospels (548 in all: events and teachings such as "Jesus Feeds the Five ' +
+      'Thousand") in canonical order, with their references and the slugs of their parallels in the other Gospels. ' +
+      'Filter by Gospel or by words of the title; page with `cursor`. Returns titles and references, no scripture ' +
+      'text (use get_narrative for that), and does not count against the quota.',
     inputSchema: {
       type: 'object',
       additionalProperties: false,
@@ -252,10 +246,10 @@ export const MCP_TOOLS: readonly McpToolDefinition[] = [
     name: 'get_narrative',
     title: 'Get a Gospel narrative',
     description:
-      'Returns one Gospel narrative by slug (from list_narratives, e.g. `john-jesus-feeds-five-thousand`): its title, '
-      + 'a summary in the requested style, every verse with its simplified text, and its parallels in the other '
-      + 'Gospels. The result includes the attribution and a citation line to show with any quoted text. Counts as '
-      + 'one query against the monthly quota.',
+      'Returns one Gospel narrative by slug (from list_narratives, e.g. `john-jesus-feeds-five-thousand`): its title, ' +
+      'a summary in the requested style, every verse with its simplified text, and its parallels in the other ' +
+      'Gospels. The result includes the attribution and a citation line to show with any quoted text. Counts as ' +
+      'one query against the monthly quota.',
     inputSchema: {
       type: 'object',
       required: ['slug'],
@@ -265,7 +259,7 @@ export const MCP_TOOLS: readonly McpToolDefinition[] = [
           type: 'string',
           minLength: 1,
           maxLength: 200,
-          description: 'The narrative\'s slug, e.g. `john-jesus-feeds-five-thousand`.',
+          description: "The narrative's slug, e.g. `john-jesus-feeds-five-thousand`.",
         },
         style: STYLE,
       },

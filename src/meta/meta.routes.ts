@@ -38,7 +38,9 @@ export async function registerMetaRoutes(app: FastifyInstance, deps: MetaDeps): 
       const escape = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
       return reply
         .type('text/html; charset=utf-8')
-        .send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escape(entry.title)}</title></head><body><h1>${escape(entry.title)}</h1><p>HTTP status ${entry.status}; code <code>${code}</code>.</p><p>${escape(entry.description)}</p><p><a href="/docs">API documentation</a></p></body></html>`)
+        .send(
+          `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escape(entry.title)}</title></head><body><h1>${escape(entry.title)}</h1><p>HTTP status ${entry.status}; code <code>${code}</code>.</p><p>${escape(entry.description)}</p><p><a href="/docs">API documentation</a></p></body></html>`,
+        )
     },
   })
   app.route({

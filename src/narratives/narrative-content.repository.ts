@@ -63,20 +63,25 @@ export class NarrativeContentRepository {
         })),
       )
       .onConflict((oc) =>
-        oc.columns(['narrative_slug', 'style', 'method']).doUpdateSet((eb) => ({
-          model: eb.ref('excluded.model'),
-          prompt_version: eb.ref('excluded.prompt_version'),
-          summary: eb.ref('excluded.summary'),
-          bottom_line: eb.ref('excluded.bottom_line'),
-          content_hash: eb.ref('excluded.content_hash'),
-          // Unchanged text keeps its date, so re-importing the same file changes nothing.
-          created_at: sql<Date>`case when narrative_content.content_hash = excluded.content_hash then narrative_content.created_at else now() end`,
-        })).$call((update) =>
-          // The seed replaces only rows it owns: an operator's imported or generated row stays.
-          options.keepOperatorRows === true
-            ? update.where((eb) => eb.or([eb('narrative_content.method', '=', 'curated'), eb('narrative_content.prompt_version', 'like', `${SHIPPED_PROMPT_PREFIX}%`)]))
-            : update,
-        ),
+        oc
+          .columns(['narrative_slug', 'style', 'method'])
+          .doUpdateSet((eb) => ({
+            model: eb.ref('excluded.model'),
+            prompt_version: eb.ref('excluded.prompt_version'),
+            summary: eb.ref('excluded.summary'),
+            bottom_line: eb.ref('excluded.bottom_line'),
+            content_hash: eb.ref('excluded.content_hash'),
+            // Unchanged text keeps its date, so re-importing the same file changes nothing.
+            created_at: sql<Date>`case when narrative_content.content_hash = excluded.content_hash then narrative_content.created_at else now() end`,
+          }))
+          .$call((update) =>
+            // The seed replaces only rows it owns: an operator's imported or generated row stays.
+            options.keepOperatorRows === true
+              ? update.where((eb) =>
+                  eb.or([eb('narrative_content.method', '=', 'curated'), eb('narrative_content.prompt_version', 'like', `${SHIPPED_PROMPT_PREFIX}%`)]),
+                )
+              : update,
+          ),
       )
       .execute()
   }
@@ -93,7 +98,10 @@ export class NarrativeContentRepository {
       .where((eb) =>
         eb.or([
           eb('method', '=', 'curated'),
-          eb.and([eb('method', '=', 'generated'), eb.or([eb('prompt_version', '=', promptVersion), eb('prompt_version', 'like', `${SHIPPED_PROMPT_PREFIX}%`)])]),
+          eb.and([
+            eb('method', '=', 'generated'),
+            eb.or([eb('prompt_version', '=', promptVersion), eb('prompt_version', 'like', `${SHIPPED_PROMPT_PREFIX}%`)]),
+          ]),
         ]),
       )
       .execute()
@@ -110,7 +118,12 @@ export class NarrativeContentRepository {
       .execute()
     for (const row of existing) {
       if (wanted.has(`${row.narrative_slug}:${row.style}:${row.method}`)) continue
-      await this.db.deleteFrom('narrative_content').where('narrative_slug', '=', row.narrative_slug).where('style', '=', row.style).where('method', '=', row.method).execute()
+      await this.db
+        .deleteFrom('narrative_content')
+        .where('narrative_slug', '=', row.narrative_slug)
+        .where('style', '=', row.style)
+        .where('method', '=', row.method)
+        .execute()
     }
   }
 

@@ -60,9 +60,10 @@ export class NarrativeStore {
         const last = c === row.end.chapter ? row.end.verse : (counts[c - 1] ?? 0)
         for (let v = first; v <= last; v++) verseIds.push(verseId(book.position, c, v))
       }
-      const range = row.start.chapter === row.end.chapter
-        ? `${row.start.chapter}:${row.start.verse}${row.end.verse === row.start.verse ? '' : `-${row.end.verse}`}`
-        : `${row.start.chapter}:${row.start.verse}-${row.end.chapter}:${row.end.verse}`
+      const range =
+        row.start.chapter === row.end.chapter
+          ? `${row.start.chapter}:${row.start.verse}${row.end.verse === row.start.verse ? '' : `-${row.end.verse}`}`
+          : `${row.start.chapter}:${row.start.verse}-${row.end.chapter}:${row.end.verse}`
       const record: NarrativeRecord = {
         slug: row.slug,
         title: row.title,

@@ -38,7 +38,10 @@ export class NarrativesService {
    * @throws AppError invalid_parameter for a cursor this service did not issue.
    */
   list(query: ListQuery): NarrativeList {
-    const words = (query.q ?? '').toLowerCase().split(/[^a-z0-9']+/).filter((w) => w !== '')
+    const words = (query.q ?? '')
+      .toLowerCase()
+      .split(/[^a-z0-9']+/)
+      .filter((w) => w !== '')
     const matching = this.store.all.filter(
       (n) => (query.gospel === undefined || n.gospel === query.gospel) && words.every((w) => n.title.toLowerCase().includes(w)),
     )
@@ -48,7 +51,15 @@ export class NarrativesService {
     const last = page[page.length - 1]
     return {
       total: matching.length,
-      data: page.map((n) => ({ slug: n.slug, title: n.title, gospel: n.gospel, reference: n.reference, order: n.order, verse_count: n.verseCount, parallels: [...n.parallels] })),
+      data: page.map((n) => ({
+        slug: n.slug,
+        title: n.title,
+        gospel: n.gospel,
+        reference: n.reference,
+        order: n.order,
+        verse_count: n.verseCount,
+        parallels: [...n.parallels],
+      })),
       next_cursor: rest.length > page.length && last !== undefined ? encodeCursor(last.index) : null,
     }
   }
@@ -98,6 +109,9 @@ function encodeCursor(index: number): string {
 
 function decodeCursor(cursor: string): number {
   const match = /^n1:(\d{1,4})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'))
-  if (match === null) throw new AppError('invalid_parameter', 'cursor is not one this API issued; pass next_cursor from the previous page.', { errors: [{ location: 'querystring/cursor', message: 'is not a cursor this API issued' }] })
+  if (match === null)
+    throw new AppError('invalid_parameter', 'cursor is not one this API issued; pass next_cursor from the previous page.', {
+      errors: [{ location: 'querystring/cursor', message: 'is not a cursor this API issued' }],
+    })
   return Number(match[1])
 }

@@ -83,7 +83,10 @@ export class PassagesService {
     const summary = this.summary(ranges)
     const count = summary.ranges.reduce((sum, r) => sum + r.verse_count, 0)
     if (count > MAX_PASSAGE_VERSES) {
-      throw new AppError('passage_too_long', `${summary.reference} holds ${count} verses; a passage may hold at most ${MAX_PASSAGE_VERSES}. Ask for it in parts.`)
+      throw new AppError(
+        'passage_too_long',
+        `${summary.reference} holds ${count} verses; a passage may hold at most ${MAX_PASSAGE_VERSES}. Ask for it in parts.`,
+      )
     }
     const verseIds = ranges.flatMap((r) => this.deps.store.between(r.start, r.end).map((v) => v.id))
     return { ...summary, verseIds }

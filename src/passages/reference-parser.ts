@@ -10,7 +10,9 @@ import { verseId } from '../verses/verse.store.js'
 // The English data is reached through a subpath pattern of the package's exports, which the
 // TypeScript loader of our test runner cannot resolve; so it is imported by its file URL, next
 // to the package's main module (the same file the pattern names).
-const english = (await import(new URL('lang/en.js', import.meta.resolve('bible-passage-reference-parser')).href)) as typeof import('bible-passage-reference-parser/esm/lang/en.js')
+const english = (await import(
+  new URL('lang/en.js', import.meta.resolve('bible-passage-reference-parser')).href
+)) as typeof import('bible-passage-reference-parser/esm/lang/en.js')
 
 /** A run of verses by id, both ends included; the ends may lie in different books. */
 export interface IdRange {

@@ -85,8 +85,11 @@ export function assertCounterArgs(args: { keyId: string; period: string; limit?:
   // ':' would make the Redis key `quota:<keyId>:<period>` ambiguous between keys.
   if (args.keyId.length === 0) throw new RangeError('quota counter: keyId must not be empty')
   if (args.period.length === 0 || args.period.includes(':')) throw new RangeError('quota counter: period must be non-empty and contain no ":"')
-  if (args.limit !== undefined && !(Number.isSafeInteger(args.limit) && args.limit >= 0)) throw new RangeError('quota counter: limit must be a non-negative integer')
-  if (args.value !== undefined && !(Number.isSafeInteger(args.value) && args.value >= 0)) throw new RangeError('quota counter: value must be a non-negative integer')
+  if (args.limit !== undefined && !(Number.isSafeInteger(args.limit) && args.limit >= 0))
+    throw new RangeError('quota counter: limit must be a non-negative integer')
+  if (args.value !== undefined && !(Number.isSafeInteger(args.value) && args.value >= 0))
+    throw new RangeError('quota counter: value must be a non-negative integer')
   // Redis refuses a PXAT of 0 or below; rejecting it here keeps both backends alike.
-  if (args.expiresAt !== undefined && !(Number.isSafeInteger(args.expiresAt) && args.expiresAt > 0)) throw new RangeError('quota counter: expiresAt must be a positive integer epoch-ms')
+  if (args.expiresAt !== undefined && !(Number.isSafeInteger(args.expiresAt) && args.expiresAt > 0))
+    throw new RangeError('quota counter: expiresAt must be a positive integer epoch-ms')
 }

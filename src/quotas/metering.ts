@@ -44,10 +44,14 @@ export interface Metering {
 
 /** The 429 for an exhausted quota, with Retry-After and the violated policy. */
 export function quotaExceeded(state: QuotaState): AppError {
-  return new AppError('quota_exceeded', `This key has used its ${state.limit} queries for ${state.period.id}; the quota resets at ${state.period.end.toISOString()}.`, {
-    headers: { ...rateLimitHeaders(state), 'retry-after': String(state.resetSeconds) },
-    extensions: { policy: 'monthly', limit: state.limit, reset_at: state.period.end.toISOString() },
-  })
+  return new AppError(
+    'quota_exceeded',
+    `This key has used its ${state.limit} queries for ${state.period.id}; the quota resets at ${state.period.end.toISOString()}.`,
+    {
+      headers: { ...rateLimitHeaders(state), 'retry-after': String(state.resetSeconds) },
+      extensions: { policy: 'monthly', limit: state.limit, reset_at: state.period.end.toISOString() },
+    },
+  )
 }
 
 /**

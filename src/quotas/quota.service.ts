@@ -119,7 +119,11 @@ export class QuotaService {
   close(): void {
     if (this.reconcileTimer !== undefined) clearTimeout(this.reconcileTimer)
     this.reconcileTimer = undefined
-    if (this.unreconciled.size > 0) this.options.logger.warn({ consumes: this.unreconciled.size }, 'stopping with consumes not yet reconciled (their keys may be charged for queries not served)')
+    if (this.unreconciled.size > 0)
+      this.options.logger.warn(
+        { consumes: this.unreconciled.size },
+        'stopping with consumes not yet reconciled (their keys may be charged for queries not served)',
+      )
   }
 
   /**
@@ -161,7 +165,10 @@ export class QuotaService {
       try {
         const refunded = await this.counter.reconcile(keyId, period, opId)
         this.unreconciled.delete(opId)
-        this.options.logger.info({ keyId, opId, refunded }, refunded ? 'a consume whose reply was lost had counted: refunded' : 'a consume whose reply was lost had not counted')
+        this.options.logger.info(
+          { keyId, opId, refunded },
+          refunded ? 'a consume whose reply was lost had counted: refunded' : 'a consume whose reply was lost had not counted',
+        )
       } catch {
         // Still unavailable: the next round tries again.
       }

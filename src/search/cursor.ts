@@ -26,7 +26,10 @@ export class CursorError extends Error {
 }
 
 function digest(scope: CursorScope): Buffer {
-  return createHash('sha256').update(`${scope.q}\u0000${scope.style}\u0000${scope.book ?? ''}`).digest().subarray(0, 8)
+  return createHash('sha256')
+    .update(`${scope.q}\u0000${scope.style}\u0000${scope.book ?? ''}`)
+    .digest()
+    .subarray(0, 8)
 }
 
 /**

@@ -28,7 +28,8 @@ export interface Page {
   readonly more: boolean
 }
 
-type Compiled = { readonly kind: 'word'; readonly stemId: number } | { readonly kind: 'phrase'; readonly stemIds: readonly number[]; readonly surfaceIds: readonly number[] }
+type Compiled =
+  { readonly kind: 'word'; readonly stemId: number } | { readonly kind: 'phrase'; readonly stemIds: readonly number[]; readonly surfaceIds: readonly number[] }
 
 const NONE: Matches = { docs: new Int32Array(0), scores: new Float64Array(0) }
 
@@ -76,7 +77,8 @@ export function findMatches(index: SearchIndex, clauses: readonly Clause[], fiel
  */
 export function pageOf(matches: Matches, after: RankKey | undefined, limit: number): Page {
   const { docs, scores } = matches
-  const better = (a: number, b: number): boolean => (scores[a] ?? 0) > (scores[b] ?? 0) || ((scores[a] ?? 0) === (scores[b] ?? 0) && (docs[a] ?? 0) < (docs[b] ?? 0))
+  const better = (a: number, b: number): boolean =>
+    (scores[a] ?? 0) > (scores[b] ?? 0) || ((scores[a] ?? 0) === (scores[b] ?? 0) && (docs[a] ?? 0) < (docs[b] ?? 0))
   const top: number[] = []
   let following = 0
   for (let i = 0; i < docs.length; i++) {
@@ -133,7 +135,14 @@ function driver(field: FieldIndex, clause: Compiled): Postings | undefined {
 }
 
 /** BM25 of every match: each distinct stem of the query, in each searched field. */
-function score(docs: Int32Array, clauses: readonly Compiled[], fields: readonly FieldIndex[], level: Uint16Array, wanted: number, range: readonly [number, number]): Float64Array {
+function score(
+  docs: Int32Array,
+  clauses: readonly Compiled[],
+  fields: readonly FieldIndex[],
+  level: Uint16Array,
+  wanted: number,
+  range: readonly [number, number],
+): Float64Array {
   const byDoc = new Float64Array(level.length)
   const stemIds = new Set(clauses.flatMap((c) => (c.kind === 'word' ? [c.stemId] : c.stemIds)))
   for (const stemId of stemIds) {

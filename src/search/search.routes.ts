@@ -30,7 +30,13 @@ export function registerSearchRoutes(app: FastifyInstance, deps: SearchRouteDeps
     async handler(request, reply) {
       const { q, style = 'faithful', book, limit = '10', cursor } = request.query
       // Validation (400) comes before the quota (429); an empty result still counts.
-      const results = await search.search({ q, style, limit: Number(limit), ...(book === undefined ? {} : { book }), ...(cursor === undefined ? {} : { cursor }) })
+      const results = await search.search({
+        q,
+        style,
+        limit: Number(limit),
+        ...(book === undefined ? {} : { book }),
+        ...(cursor === undefined ? {} : { cursor }),
+      })
       await metering.charge(request, reply, 'search', style)
       return results
     },

@@ -146,7 +146,7 @@ export class SearchService {
   }
 
   private textOf(verse: VerseRecord, field: SearchField): string | null {
-    return field === 'kjv' ? verse.text : this.deps.content.get(verse.id, field)?.simplifiedText ?? null
+    return field === 'kjv' ? verse.text : (this.deps.content.get(verse.id, field)?.simplifiedText ?? null)
   }
 
   private async build(): Promise<SearchIndex> {

@@ -31,7 +31,11 @@ const FOLDABLE = /[æœßøłđðþı]/g
 export function foldWord(word: string): string {
   const lower = word.toLowerCase()
   if (!NON_ASCII.test(lower)) return lower
-  return lower.normalize('NFKD').replace(MARKS, '').replace(FOLDABLE, (c) => FOLDS[c] ?? c).replace(/’/g, "'")
+  return lower
+    .normalize('NFKD')
+    .replace(MARKS, '')
+    .replace(FOLDABLE, (c) => FOLDS[c] ?? c)
+    .replace(/’/g, "'")
 }
 
 /** The two normalized forms of a word as it appears in a text. */

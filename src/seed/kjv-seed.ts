@@ -24,10 +24,17 @@ function isRange(value: unknown): value is [number, number] {
 
 function toRecord(line: SeedLine, lineNumber: number): StructuredVerse {
   const ok =
-    Number.isInteger(line.b) && line.b >= 1 && line.b <= 66 &&
-    Number.isInteger(line.c) && line.c >= 1 && Number.isInteger(line.v) && line.v >= 1 &&
-    typeof line.text === 'string' && line.text.length > 0 &&
-    (line.it ?? []).every(isRange) && (line.wj ?? []).every(isRange)
+    Number.isInteger(line.b) &&
+    line.b >= 1 &&
+    line.b <= 66 &&
+    Number.isInteger(line.c) &&
+    line.c >= 1 &&
+    Number.isInteger(line.v) &&
+    line.v >= 1 &&
+    typeof line.text === 'string' &&
+    line.text.length > 0 &&
+    (line.it ?? []).every(isRange) &&
+    (line.wj ?? []).every(isRange)
   if (!ok) throw new Error(`KJV seed line ${lineNumber} is malformed`)
   return {
     id: verseId(line.b, line.c, line.v),
@@ -53,7 +60,10 @@ export function readKjvSeedFile(path: string): { readonly hash: string; readonly
  * @throws when a line is malformed, so a damaged seed never reaches the database.
  */
 export function parseKjvSeed(compressed: Buffer): StructuredVerse[] {
-  const lines = gunzipSync(compressed).toString('utf8').split('\n').filter((l) => l !== '')
+  const lines = gunzipSync(compressed)
+    .toString('utf8')
+    .split('\n')
+    .filter((l) => l !== '')
   return lines.map((line, i) => toRecord(JSON.parse(line) as SeedLine, i + 1))
 }
 

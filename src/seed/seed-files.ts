@@ -20,3 +20,6 @@ export const BOOK_INTROS_FILE = 'db/content/book-intros.jsonl'
 
 /** The generation prompts, one Markdown file per style and version. */
 export const PROMPTS_DIR = 'db/prompts'
+
+/** The section outline of all 66 books (built by scripts/build-sections.ts). */
+export const SECTIONS_FILE = 'db/sections/sections.json'

@@ -19,7 +19,6 @@ import { VersesRepository } from '../verses/verses.repository.js'
 import { parseKjvSeed, readKjvSeedFile } from './kjv-seed.js'
 import { SeedRepository } from './seed.repository.js'
 
-
 /** What a seed run did, per data set. */
 export interface SeedReport {
   readonly kjv: { readonly status: 'unchanged' | 'loaded'; readonly verses: number }
@@ -75,7 +74,9 @@ async function seedKjv(db: Kysely<Database>, kjvFile: string): Promise<{ hash: s
  * longer hold, and never touches what an operator generated or imported.
  */
 async function seedContent(db: Kysely<Database>, contentDir: string, kjvHash: string): Promise<SeedReport['content']> {
-  const names = readdirSync(contentDir).filter((n) => n.endsWith('.jsonl')).sort()
+  const names = readdirSync(contentDir)
+    .filter((n) => n.endsWith('.jsonl'))
+    .sort()
   const digest = createHash('sha256').update(`${MODERNIZER_VERSION}\n${kjvHash}\n`)
   const texts = names.map((name) => {
     const text = readFileSync(join(contentDir, name), 'utf8')
@@ -93,7 +94,8 @@ async function seedContent(db: Kysely<Database>, contentDir: string, kjvHash: st
     const first = rejected[0]
     if (first !== undefined) throw new Error(`${join(contentDir, name)}:${first.line}: ${first.reason} (${rejected.length} bad lines)`)
     const foreign = rows.find((r) => !isShipped(r))
-    if (foreign !== undefined) throw new Error(`${join(contentDir, name)}: generated content must name an ${SHIPPED_PROMPT_PREFIX}* prompt version (found ${foreign.promptVersion})`)
+    if (foreign !== undefined)
+      throw new Error(`${join(contentDir, name)}: generated content must name an ${SHIPPED_PROMPT_PREFIX}* prompt version (found ${foreign.promptVersion})`)
     shipped.push(...rows)
   }
   const modernized = service.modernizedRows()
@@ -128,7 +130,8 @@ async function seedNarrativeContent(db: Kysely<Database>, files: SeedFiles, kjvH
   const first = rejected[0]
   if (first !== undefined) throw new Error(`${files.narrativeContent}:${first.line}: ${first.reason} (${rejected.length} bad lines)`)
   const foreign = rows.find((r) => !isShipped(r))
-  if (foreign !== undefined) throw new Error(`${files.narrativeContent}: generated content must name an ${SHIPPED_PROMPT_PREFIX}* prompt version (found ${foreign.promptVersion})`)
+  if (foreign !== undefined)
+    throw new Error(`${files.narrativeContent}: generated content must name an ${SHIPPED_PROMPT_PREFIX}* prompt version (found ${foreign.promptVersion})`)
   await db.transaction().execute(async (trx) => {
     const repository = new NarrativeContentRepository(trx)
     await repository.upsertMany(rows, { keepOperatorRows: true })

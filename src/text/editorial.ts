@@ -87,7 +87,10 @@ function checkQuotes(text: string): string | undefined {
   const curly = CURLY.exec(text)
   if (curly !== null) problems.push(`uses the curly quotation mark ${curly[0]} at character ${curly.index + 1}; use straight quotes (" and ')`)
   const count = (text.match(/"/gu) ?? []).length
-  if (count % 2 === 1) problems.push(`has ${plural(count, 'double quote')}, an odd number; close every quotation in the text that opens it (a verse that is wholly speech takes none)`)
+  if (count % 2 === 1)
+    problems.push(
+      `has ${plural(count, 'double quote')}, an odd number; close every quotation in the text that opens it (a verse that is wholly speech takes none)`,
+    )
   return problems.length === 0 ? undefined : problems.join('; ')
 }
 
@@ -141,11 +144,15 @@ export function fieldGateIssues(field: string, text: string, options: FieldGateO
   for (const rule of FIELD_GATES) {
     if (!gates.includes(rule)) continue
     const message =
-      rule === 'quotes_balanced' ? checkQuotes(text)
-      : rule === 'first_letter' ? checkFirstLetter(text)
-      : rule === 'final_punctuation' ? checkFinalPunctuation(text, options.kjvText)
-      : rule === 'archaic_form' ? checkArchaic(text, exempt)
-      : checkSpelling(text, exempt)
+      rule === 'quotes_balanced'
+        ? checkQuotes(text)
+        : rule === 'first_letter'
+          ? checkFirstLetter(text)
+          : rule === 'final_punctuation'
+            ? checkFinalPunctuation(text, options.kjvText)
+            : rule === 'archaic_form'
+              ? checkArchaic(text, exempt)
+              : checkSpelling(text, exempt)
     if (message !== undefined) issues.push({ field, rule, message })
   }
   return issues

@@ -24,7 +24,10 @@ export function bottomLineIssues(field: string, text: string): ValidationIssue[]
       message:
         sentences.length === 0
           ? 'must be exactly one sentence; found none (no letters or digits)'
-          : `must be exactly one sentence; found ${sentences.length}: ${sentences.slice(0, 3).map((s) => excerpt(s, 30)).join(', ')}${sentences.length > 3 ? ', …' : ''}`,
+          : `must be exactly one sentence; found ${sentences.length}: ${sentences
+              .slice(0, 3)
+              .map((s) => excerpt(s, 30))
+              .join(', ')}${sentences.length > 3 ? ', …' : ''}`,
     })
   }
   const words = countWords(text)

@@ -83,7 +83,14 @@ export class UsageJournal {
    * wait for it before answering), which keeps the hot path to a fraction of a syscall each.
    */
   append(keyId: string, period: string, endpoint: string, style: string, attribution?: UsageAttribution): Promise<UsageEntry> {
-    const entry: UsageEntry = { seq: ++this.seq, keyId, period, endpoint, style, ...(attribution === undefined ? {} : { attribution: journalSafe(attribution) }) }
+    const entry: UsageEntry = {
+      seq: ++this.seq,
+      keyId,
+      period,
+      endpoint,
+      style,
+      ...(attribution === undefined ? {} : { attribution: journalSafe(attribution) }),
+    }
     this.batch.push(entry)
     if (!this.scheduled) {
       this.scheduled = true

@@ -32,8 +32,15 @@ export interface AccountUsageDeps {
 export async function accountUsage(deps: AccountUsageDeps, accountId: string | undefined): Promise<AccountUsage> {
   const period = monthPeriod(deps.clock.now())
   const all = await deps.keys.listWithRevoked(accountId)
-  const breakdown = await deps.usage.breakdown(all.map((r) => r.id), period.id)
-  const attributions = await deps.usage.attributions(all.map((r) => r.id), period.id, TOP_VERSES)
+  const breakdown = await deps.usage.breakdown(
+    all.map((r) => r.id),
+    period.id,
+  )
+  const attributions = await deps.usage.attributions(
+    all.map((r) => r.id),
+    period.id,
+    TOP_VERSES,
+  )
   const records = all.filter((r) => r.revokedAt === null || (breakdown.byKey.get(r.id) ?? 0) > 0)
   return {
     period_start: period.start.toISOString(),

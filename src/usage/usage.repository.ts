@@ -72,12 +72,7 @@ export class UsageRepository {
         .values({ journal_id: journalId, applied_seq: 0, heartbeat_at: new Date(0) })
         .onConflict((oc) => oc.column('journal_id').doNothing())
         .execute()
-      const state = await trx
-        .selectFrom('usage_journal_state')
-        .select('applied_seq')
-        .where('journal_id', '=', journalId)
-        .forUpdate()
-        .executeTakeFirstOrThrow()
+      const state = await trx.selectFrom('usage_journal_state').select('applied_seq').where('journal_id', '=', journalId).forUpdate().executeTakeFirstOrThrow()
       if (Number(state.applied_seq) >= toSeq) return false
       if (Number(state.applied_seq) >= fromSeq) throw new Error(`journal ${journalId}: batch ${fromSeq}-${toSeq} overlaps applied ${state.applied_seq}`)
       for (const inc of increments) {
@@ -92,8 +87,14 @@ export class UsageRepository {
       for (let i = 0; i < attributions.clients.length; i += INSERT_CHUNK) {
         await trx
           .insertInto('usage_clients')
-          .values(attributions.clients.slice(i, i + INSERT_CHUNK).map((c) => ({ key_id: c.keyId, period: c.period, client: c.client, tool: c.tool, queries: c.queries })))
-          .onConflict((oc) => oc.columns(['key_id', 'period', 'client', 'tool']).doUpdateSet({ queries: sql<number>`usage_clients.queries + excluded.queries` }))
+          .values(
+            attributions.clients
+              .slice(i, i + INSERT_CHUNK)
+              .map((c) => ({ key_id: c.keyId, period: c.period, client: c.client, tool: c.tool, queries: c.queries })),
+          )
+          .onConflict((oc) =>
+            oc.columns(['key_id', 'period', 'client', 'tool']).doUpdateSet({ queries: sql<number>`usage_clients.queries + excluded.queries` }),
+          )
           .execute()
       }
       for (let i = 0; i < attributions.verses.length; i += INSERT_CHUNK) {
@@ -126,7 +127,11 @@ export class UsageRepository {
 
   /** Marks a journal's instance as stopped: nothing waits for its flushes any more. */
   async retire(journalId: string): Promise<void> {
-    await this.db.updateTable('usage_journal_state').set({ heartbeat_at: new Date(0) }).where('journal_id', '=', journalId).execute()
+    await this.db
+      .updateTable('usage_journal_state')
+      .set({ heartbeat_at: new Date(0) })
+      .where('journal_id', '=', journalId)
+      .execute()
   }
 
   /** Every journal's flush count and how long ago (by the database's clock) it last flushed. */

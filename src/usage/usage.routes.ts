@@ -26,9 +26,13 @@ export function registerUsageRoutes(app: FastifyInstance, deps: UsageRouteDeps):
     async handler(request): Promise<KeyUsage | AccountUsage> {
       const credential = credentialOf(request.headers)
       if (credential === undefined) {
-        throw new AppError('missing_credentials', 'Send an API key (X-API-Key) for that key\'s usage, or an identity-provider token (Authorization: Bearer) for your account\'s.', {
-          headers: { 'www-authenticate': WWW_AUTHENTICATE },
-        })
+        throw new AppError(
+          'missing_credentials',
+          "Send an API key (X-API-Key) for that key's usage, or an identity-provider token (Authorization: Bearer) for your account's.",
+          {
+            headers: { 'www-authenticate': WWW_AUTHENTICATE },
+          },
+        )
       }
       if (credential.kind === 'api-key') {
         const key = await checkKey(request, deps.verifier, credential.value)

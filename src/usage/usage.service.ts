@@ -84,7 +84,9 @@ export class UsageService {
   async settledTotal(keyId: string, period: string, options: { readonly timeoutMs: number; readonly pollMs: number }): Promise<number> {
     await this.flush()
     const self = this.journal.journalId
-    const start = new Map((await this.repository.journalStates()).filter((j) => j.journalId !== self && j.silentMs < ALIVE_WITHIN_MS).map((j) => [j.journalId, j.flushes]))
+    const start = new Map(
+      (await this.repository.journalStates()).filter((j) => j.journalId !== self && j.silentMs < ALIVE_WITHIN_MS).map((j) => [j.journalId, j.flushes]),
+    )
     const deadline = performance.now() + options.timeoutMs
     while (start.size > 0) {
       for (const state of await this.repository.journalStates()) {
@@ -116,7 +118,13 @@ export class UsageService {
       sums.set(id, { keyId: e.keyId, period: e.period, endpoint: e.endpoint, style: e.style, queries: (current?.queries ?? 0) + 1 })
       if (e.attribution === undefined) continue
       const clientId = `${e.keyId}\t${e.period}\t${e.attribution.client}\t${e.attribution.tool}`
-      clients.set(clientId, { keyId: e.keyId, period: e.period, client: e.attribution.client, tool: e.attribution.tool, queries: (clients.get(clientId)?.queries ?? 0) + 1 })
+      clients.set(clientId, {
+        keyId: e.keyId,
+        period: e.period,
+        client: e.attribution.client,
+        tool: e.attribution.tool,
+        queries: (clients.get(clientId)?.queries ?? 0) + 1,
+      })
       // A verse served twice by one call (a passage like "John 3:16, 16") is one serve.
       for (const verseId of new Set(e.attribution.verseIds)) {
         const verseKey = `${e.keyId}\t${e.period}\t${verseId}`

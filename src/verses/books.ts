@@ -94,14 +94,16 @@ const NEW: readonly Row[] = [
 
 /** Lower-case and hyphenate a book name: "1 Corinthians" -> "1-corinthians". */
 function slugify(name: string): string {
-  return name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')
+  return name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
 }
 
 /** The 66 books in canonical order. */
 export const BOOKS: readonly BookInfo[] = Object.freeze(
-  [...OLD.map((row) => [row, 'old'] as const), ...NEW.map((row) => [row, 'new'] as const)].map(
-    ([[name, osis, aliases], testament], index) =>
-      Object.freeze({ position: index + 1, name, slug: slugify(name), osis, testament, aliases }),
+  [...OLD.map((row) => [row, 'old'] as const), ...NEW.map((row) => [row, 'new'] as const)].map(([[name, osis, aliases], testament], index) =>
+    Object.freeze({ position: index + 1, name, slug: slugify(name), osis, testament, aliases }),
   ),
 )
 

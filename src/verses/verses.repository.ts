@@ -36,7 +36,10 @@ export class VersesRepository {
 
   /** Number of stored verses. */
   async count(): Promise<number> {
-    const row = await this.db.selectFrom('verses').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()
+    const row = await this.db
+      .selectFrom('verses')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .executeTakeFirstOrThrow()
     return Number(row.n)
   }
 
@@ -80,7 +83,10 @@ export class VersesRepository {
     const existing = await this.db.selectFrom('verses').select('id').execute()
     const stale = existing.map((r) => r.id).filter((id) => !keep.has(id))
     for (let i = 0; i < stale.length; i += BATCH) {
-      await this.db.deleteFrom('verses').where('id', 'in', stale.slice(i, i + BATCH)).execute()
+      await this.db
+        .deleteFrom('verses')
+        .where('id', 'in', stale.slice(i, i + BATCH))
+        .execute()
     }
     return stale.length
   }

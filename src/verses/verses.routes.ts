@@ -73,7 +73,6 @@ export function registerVerseRoutes(app: FastifyInstance, deps: VerseRouteDeps):
   })
 }
 
-
 function sendRepresentation(representation: Representation, reply: FastifyReply, status: 200 | 304): FastifyReply {
   reply.header('etag', representation.etag).header('cache-control', 'private, no-cache')
   if (status === 304) return reply.code(304).send()

@@ -9,6 +9,7 @@ import { AppError } from '../errors.js'
 import { bookAt, findBook, type BookInfo } from './books.js'
 import type { BookIntroduction } from '../content/book-intros.js'
 import type { NarrativeRecord, NarrativeStore } from '../narratives/narrative.store.js'
+import type { SectionRecord, SectionStore } from '../sections/section.store.js'
 import { parseVerseSlug, verseReference, verseSlug } from './slug.js'
 import type { VerseRecord, VerseStore } from './verse.store.js'
 
@@ -16,6 +17,7 @@ export type VerseResource = components['schemas']['Verse']
 export type BookList = components['schemas']['BookList']
 export type BookDetail = components['schemas']['BookDetail']
 export type StyleSelector = components['schemas']['StyleSelector']
+type BookSection = components['schemas']['BookSection']
 
 /** What the service needs. */
 export interface VersesServiceDeps {
@@ -25,6 +27,8 @@ export interface VersesServiceDeps {
   readonly intros: ReadonlyMap<string, BookIntroduction>
   /** For the `narrative` extension field of Gospel verses. */
   readonly narratives: NarrativeStore
+  /** For the `section` of every verse and the `sections` of a book. */
+  readonly sections: SectionStore
 }
 
 /** Verse lookup and the book list. */
@@ -64,7 +68,15 @@ export class VersesService {
       available_styles: { faithful: hasText(faithful), casual: hasText(casual) },
       attribution: this.attribution(verse),
       ...narrativeOf(this.deps.narratives.ofVerse(verse.id)),
+      section: this.sectionOf(verse),
     }
+  }
+
+  // The store checked at load that it covers every verse, so a miss is a bug, not a 404.
+  private sectionOf(verse: VerseRecord): VerseResource['section'] {
+    const section = this.deps.sections.ofVerse(verse.id)
+    if (section === undefined) throw new Error(`verse ${verse.id} has no section`)
+    return { slug: section.slug, title: section.title }
   }
 
   /** Who to credit for a verse and where its public page is (the resource's `attribution`). */
@@ -75,13 +87,13 @@ export class VersesService {
     return { source: attributionSource, url: `${publicBaseUrl}/${book.slug}/${verse.chapter}/${verse.verse}`, license: attributionLicense }
   }
 
-  /** The 66 books in canonical order with their versification. */
+  /** The 66 books in canonical order with their versification (the outlines are on each book's own resource). */
   listBooks(): BookList {
     return { data: this.deps.verses.books().map((book) => this.bookView(book)) }
   }
 
   /**
-   * One book, by slug or alias, with its introduction.
+   * One book, by slug or alias, with its introduction and its section outline.
    * @throws AppError book_not_found
    */
   getBook(token: string): BookDetail {
@@ -90,7 +102,7 @@ export class VersesService {
     if (book === undefined || introduction === undefined) {
       throw new AppError('book_not_found', `No book matches "${token.slice(0, 100)}". Use a slug such as john or 1-corinthians.`)
     }
-    return { ...this.bookView(book), introduction }
+    return { ...this.bookView(book), introduction, sections: this.deps.sections.ofBook(book).map(bookSectionView) }
   }
 
   private bookView(book: BookInfo): BookList['data'][number] {
@@ -109,6 +121,18 @@ export class VersesService {
 
 function narrativeOf(narrative: NarrativeRecord | undefined): Pick<VerseResource, 'narrative'> {
   return narrative === undefined ? {} : { narrative: { slug: narrative.slug, title: narrative.title } }
+}
+
+function bookSectionView(section: SectionRecord): BookSection {
+  return {
+    slug: section.slug,
+    title: section.title,
+    reference: section.reference,
+    passage: section.passage,
+    start: { chapter: section.start.chapter, verse: section.start.verse },
+    end: { chapter: section.end.chapter, verse: section.end.verse },
+    verse_count: section.verseCount,
+  }
 }
 
 function hasText(content: StyleContent | undefined): boolean {
@@ -137,4 +161,3 @@ function casualView(content: StyleContent | undefined): NonNullable<VerseResourc
     provenance: provenanceOf(content),
   }
 }
-

@@ -3,7 +3,14 @@ import t from 'tap'
 import { runCli } from '../helpers/cli.js'
 import { removeDataDir, seededDataDir, startServer } from '../helpers/server.js'
 
-interface KeyJson { id: string; key: string; prefix: string; tier: string; account_id: string; rate_limit_monthly: number }
+interface KeyJson {
+  id: string
+  key: string
+  prefix: string
+  tier: string
+  account_id: string
+  rate_limit_monthly: number
+}
 
 t.test('without a server: keys and usage in-process', async (t) => {
   const dataDir = seededDataDir()

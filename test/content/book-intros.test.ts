@@ -9,7 +9,6 @@ import { BOOK_SLUGS, checkBookIntros, checkEntry } from '../../scripts/check-boo
 import { projectPath } from '../../src/infra/paths.js'
 import { BOOK_INTROS_FILE } from '../../src/seed/seed-files.js'
 
-
 const INTRODUCTION = `Genesis tells of the beginning of the world and of one family. ${'It follows Abraham and his descendants through many years. '.repeat(9)}Its opening words are "In the beginning God created the heaven and the earth."`
 const entry = (fields: Record<string, unknown>): Record<string, unknown> => ({
   book: 'genesis',
@@ -24,13 +23,22 @@ const entry = (fields: Record<string, unknown>): Record<string, unknown> => ({
 
 t.test('the shipped introductions pass', async (t) => {
   const problems = checkBookIntros(readFileSync(projectPath(BOOK_INTROS_FILE), 'utf8'))
-  t.same(problems.map((p) => `${BOOK_SLUGS[p.line - 1] ?? 'file'}: ${p.message}`), [])
+  t.same(
+    problems.map((p) => `${BOOK_SLUGS[p.line - 1] ?? 'file'}: ${p.message}`),
+    [],
+  )
 })
 
 t.test('each gate refuses a bad field and accepts a good one', async (t) => {
   t.same(checkEntry(entry({}), 'genesis'), [])
-  t.match(checkEntry(entry({ purpose: 'To honour the covenant and its centre.' }), 'genesis'), [/^purpose american_spelling: .*"honour" \(write "honor"\), "centre" \(write "center"\)/])
-  t.same(checkEntry(entry({ introduction: INTRODUCTION.replace('the earth."', 'the earth." Leviticus says "love thy neighbour."') }), 'genesis'), [], 'a quotation of the KJV keeps its spelling')
+  t.match(checkEntry(entry({ purpose: 'To honour the covenant and its centre.' }), 'genesis'), [
+    /^purpose american_spelling: .*"honour" \(write "honor"\), "centre" \(write "center"\)/,
+  ])
+  t.same(
+    checkEntry(entry({ introduction: INTRODUCTION.replace('the earth."', 'the earth." Leviticus says "love thy neighbour."') }), 'genesis'),
+    [],
+    'a quotation of the KJV keeps its spelling',
+  )
   t.match(checkEntry(entry({ setting: 'from creation to Egypt.' }), 'genesis'), [/^setting first_letter/])
   t.match(checkEntry(entry({ date: 'About 1400 BC' }), 'genesis'), [/^date final_punctuation/])
   t.match(checkEntry(entry({ audience: 'The people of "Israel.' }), 'genesis'), [/^audience quotes_balanced/])

@@ -15,7 +15,12 @@ import { fieldGateIssues } from '../../src/text/editorial.js'
 import { readNumbers } from '../../src/text/numbers.js'
 import { countWords, splitSentences } from '../../src/text/plain-text.js'
 
-interface SeedVerse { b: number; c: number; v: number; text: string }
+interface SeedVerse {
+  b: number
+  c: number
+  v: number
+  text: string
+}
 const verses = gunzipSync(readFileSync(new URL('../../db/seed/kjv.jsonl.gz', import.meta.url)))
   .toString('utf8')
   .split('\n')
@@ -60,7 +65,8 @@ t.test('first_letter: a capital letter or a digit first', async (t) => {
 
 t.test('final_punctuation: ".", "?" or "!", then closing quotes or brackets', async (t) => {
   for (const good of ['He went.', 'Did he go?', 'Go!', 'He said, "Go."', '(He went.)', 'He asked, "Where?"']) t.same(gates(good), [], good)
-  for (const bad of ['He went', 'He went,', 'He went;', 'He went:', 'He went—', 'He went…', '"He went"']) t.same(gates(bad), ['bottom_line:final_punctuation'], bad)
+  for (const bad of ['He went', 'He went,', 'He went;', 'He went:', 'He went—', 'He went…', '"He went"'])
+    t.same(gates(bad), ['bottom_line:final_punctuation'], bad)
   // Romans 8:38 runs on into verse 39: its rendering may end the same way.
   const runsOn = kjv(45, 8, 38)
   t.match(runsOn, /,$/)
@@ -69,7 +75,11 @@ t.test('final_punctuation: ".", "?" or "!", then closing quotes or brackets', as
   t.same(casual(rendering, runsOn), ['simplified_text:final_punctuation'], 'but not with nothing')
   const john = kjv(43, 11, 35)
   t.same(casual('Jesus wept,', john), ['simplified_text:final_punctuation'], 'a comma where the verse ends with a full stop')
-  t.same(rules(validateContent('casual', { simplified_text: 'Jesus wept.', bottom_line: 'Jesus cried,' }, runsOn)).filter((r) => r.startsWith('bottom_line')), ['bottom_line:final_punctuation'], 'only simplified_text may run on')
+  t.same(
+    rules(validateContent('casual', { simplified_text: 'Jesus wept.', bottom_line: 'Jesus cried,' }, runsOn)).filter((r) => r.startsWith('bottom_line')),
+    ['bottom_line:final_punctuation'],
+    'only simplified_text may run on',
+  )
 })
 
 t.test('archaic_form: the full list of section 10', async (t) => {
@@ -94,7 +104,8 @@ t.test('archaic_form: the full list of section 10', async (t) => {
     'An hour later an honest heir brought an herb, an honor.',
     'The forest priest rests in the east; Nazareth and Elizabeth; the greatest art.',
     'Seventy times seven; it happened then.',
-  ]) t.same(findBroadArchaicForms(text), [], text)
+  ])
+    t.same(findBroadArchaicForms(text), [], text)
   t.same(findArchaicForms('Behold, the brethren.'), [], 'the modernizer report keeps its narrow definition')
   t.same(gates('Behold, he comes.'), ['bottom_line:archaic_form'])
   t.match(fieldGateIssues('bottom_line', 'Behold, he comes unto them.')[0]?.message, /uses archaic forms "behold", "unto"; write modern English/)
@@ -154,7 +165,11 @@ t.test('numbers_kept: every number of the verse, from three up, in simplified_te
   t.same(casual(`Then I heard how many were sealed: one hundred forty-four thousand from every tribe of ${names}.`, revelation), [])
   t.same(casual(`Then I heard how many were sealed: a great many from every tribe of ${names}.`, revelation), ['simplified_text:numbers_kept'])
   t.match(
-    validateContent('casual', { simplified_text: `I heard how many were sealed: a great many from every tribe of ${names}.`, bottom_line: 'Many are sealed.' }, revelation)[0]?.message,
+    validateContent(
+      'casual',
+      { simplified_text: `I heard how many were sealed: a great many from every tribe of ${names}.`, bottom_line: 'Many are sealed.' },
+      revelation,
+    )[0]?.message,
     /must keep every number of the verse, in figures or words; missing "an hundred and forty and four thousand" \(144,000\)/,
   )
   const psalm = kjv(19, 90, 10)
@@ -164,28 +179,90 @@ t.test('numbers_kept: every number of the verse, from three up, in simplified_te
   t.same(casual('Methuselah lived 969 years in all, and then he died.', kjv(1, 5, 27)), [])
   t.same(casual('Jesus answered, "Not seven times, I tell you, but seventy times seven."', kjv(40, 18, 22)), [])
   t.same(casual('Jesus answered, "Not seven times, I tell you, but 490."', kjv(40, 18, 22)), [], 'or the product')
-  t.same(casual('Jesus answered, "Not seven times, I tell you, but seventy-seven times."', kjv(40, 18, 22)), ['simplified_text:numbers_kept'], 'a different number')
-  t.same(casual("Jacob's well was there, and Jesus, tired from the trip, sat down by the well. It was about noon.", kjv(43, 4, 6)), [], '"the sixth hour" is noon')
-  t.same(casual('Nobody can serve masters who pull opposite ways: you will hate one and love the other, or stick with one and look down on the other. You cannot serve God and money.', kjv(40, 6, 24)), [], '"two" is not required')
+  t.same(
+    casual('Jesus answered, "Not seven times, I tell you, but seventy-seven times."', kjv(40, 18, 22)),
+    ['simplified_text:numbers_kept'],
+    'a different number',
+  )
+  t.same(
+    casual("Jacob's well was there, and Jesus, tired from the trip, sat down by the well. It was about noon.", kjv(43, 4, 6)),
+    [],
+    '"the sixth hour" is noon',
+  )
+  t.same(
+    casual(
+      'Nobody can serve masters who pull opposite ways: you will hate one and love the other, or stick with one and look down on the other. You cannot serve God and money.',
+      kjv(40, 6, 24),
+    ),
+    [],
+    '"two" is not required',
+  )
 })
 
 t.test('american_spelling: British forms, with the American one to write', async (t) => {
   const found = (text: string): string[] => findBritishSpellings(text).map((s) => `${s.found}>${s.american}`)
-  t.same(found('The Saviour honoured his neighbours with favour and labour.'), ['Saviour>Savior', 'honoured>honored', 'neighbours>neighbors', 'favour>favor', 'labour>labor'])
+  t.same(found('The Saviour honoured his neighbours with favour and labour.'), [
+    'Saviour>Savior',
+    'honoured>honored',
+    'neighbours>neighbors',
+    'favour>favor',
+    'labour>labor',
+  ])
   t.same(found('The centre of the theatre; a sceptre and a sepulchre.'), ['centre>center', 'theatre>theater', 'sceptre>scepter', 'sepulchre>sepulcher'])
-  t.same(found('They realised, recognised and organised; baptising, criticised, unrecognised.'), ['realised>realized', 'recognised>recognized', 'organised>organized', 'baptising>baptizing', 'criticised>criticized', 'unrecognised>unrecognized'])
-  t.same(found('To analyse the paralysed man in his defence, with offence and judgement.'), ['analyse>analyze', 'paralysed>paralyzed', 'defence>defense', 'offence>offense', 'judgement>judgment'])
-  t.same(found('He travelled and marvelled; the counsellor quarrelled in grey.'), ['travelled>traveled', 'marvelled>marveled', 'counsellor>counselor', 'quarrelled>quarreled', 'grey>gray'])
-  t.same(found('Whilst ploughing amongst mould he learnt to fulfil the programme.'), ['Whilst>While', 'ploughing>plowing', 'amongst>among', 'mould>mold', 'learnt>learned', 'fulfil>fulfill', 'programme>program'])
-  t.same(found('They practise ageing gracefully; the jewellery was sceptical.'), ['practise>practice', 'ageing>aging', 'jewellery>jewelry', 'sceptical>skeptical'])
+  t.same(found('They realised, recognised and organised; baptising, criticised, unrecognised.'), [
+    'realised>realized',
+    'recognised>recognized',
+    'organised>organized',
+    'baptising>baptizing',
+    'criticised>criticized',
+    'unrecognised>unrecognized',
+  ])
+  t.same(found('To analyse the paralysed man in his defence, with offence and judgement.'), [
+    'analyse>analyze',
+    'paralysed>paralyzed',
+    'defence>defense',
+    'offence>offense',
+    'judgement>judgment',
+  ])
+  t.same(found('He travelled and marvelled; the counsellor quarrelled in grey.'), [
+    'travelled>traveled',
+    'marvelled>marveled',
+    'counsellor>counselor',
+    'quarrelled>quarreled',
+    'grey>gray',
+  ])
+  t.same(found('Whilst ploughing amongst mould he learnt to fulfil the programme.'), [
+    'Whilst>While',
+    'ploughing>plowing',
+    'amongst>among',
+    'mould>mold',
+    'learnt>learned',
+    'fulfil>fulfill',
+    'programme>program',
+  ])
+  t.same(found('They practise ageing gracefully; the jewellery was sceptical.'), [
+    'practise>practice',
+    'ageing>aging',
+    'jewellery>jewelry',
+    'sceptical>skeptical',
+  ])
   t.same(
-    found('Advise, exercise, surprise, promise, realism, baptism, criticism, towards, worshipped, fulfilled, Tyre, practice, the Church of the Holy Sepulchre.'),
+    found(
+      'Advise, exercise, surprise, promise, realism, baptism, criticism, towards, worshipped, fulfilled, Tyre, practice, the Church of the Holy Sepulchre.',
+    ),
     [],
     'American words, names and spellings both sides accept',
   )
   t.same(gates('They honour him.'), ['bottom_line:american_spelling'])
-  t.match(fieldGateIssues('bottom_line', 'They honour him at the centre.')[0]?.message, /uses British spelling: "honour" \(write "honor"\), "centre" \(write "center"\)/)
-  t.same(rules(fieldGateIssues('historical_context', 'The KJV says "thy neighbour" here.', { quotationsExempt: true, gates: ['american_spelling'] })), [], 'a quotation of the KJV keeps its spelling')
+  t.match(
+    fieldGateIssues('bottom_line', 'They honour him at the centre.')[0]?.message,
+    /uses British spelling: "honour" \(write "honor"\), "centre" \(write "center"\)/,
+  )
+  t.same(
+    rules(fieldGateIssues('historical_context', 'The KJV says "thy neighbour" here.', { quotationsExempt: true, gates: ['american_spelling'] })),
+    [],
+    'a quotation of the KJV keeps its spelling',
+  )
   t.same(casual('Jesus wept in his labour.', kjv(43, 11, 35)), ['simplified_text:american_spelling'], 'every field, simplified_text included')
 })
 
@@ -201,10 +278,22 @@ t.test('repeated_sentence: no note sentence in more than three verses', async (t
   t.same(findRepeatedSentences(three), [], 'three verses may share a sentence')
   const four = [...three, note('b-2-1', 'b-2.jsonl:1', `Something else.   PAUL wrote this  letter from Ephesus. `)]
   const repeated = findRepeatedSentences(four)
-  t.same(repeated.map((r) => [r.sentence, r.verses]), [[stamp, 4]], 'a fourth, compared trimmed, case-insensitive, whitespace collapsed')
-  t.same(repeated[0]?.places.map((p) => `${p.where} ${p.field}`), ['a-1.jsonl:1 historical_context', 'a-1.jsonl:2 historical_context', 'a-1.jsonl:3 historical_context', 'b-2.jsonl:1 historical_context'], 'every place it occurs')
+  t.same(
+    repeated.map((r) => [r.sentence, r.verses]),
+    [[stamp, 4]],
+    'a fourth, compared trimmed, case-insensitive, whitespace collapsed',
+  )
+  t.same(
+    repeated[0]?.places.map((p) => `${p.where} ${p.field}`),
+    ['a-1.jsonl:1 historical_context', 'a-1.jsonl:2 historical_context', 'a-1.jsonl:3 historical_context', 'b-2.jsonl:1 historical_context'],
+    'every place it occurs',
+  )
   const sameVerse = [...three, note('a-1-1', 'a-1.jsonl:9', 'Other.', stamp)]
   t.same(findRepeatedSentences(sameVerse), [], 'verses are counted, not lines')
   const acrossFields = [...three, note('c-3-1', 'c-3.jsonl:1', 'Other.', stamp)]
-  t.same(findRepeatedSentences(acrossFields).map((r) => r.places.at(-1)?.field), ['practical_reflection'], 'both note fields count together')
+  t.same(
+    findRepeatedSentences(acrossFields).map((r) => r.places.at(-1)?.field),
+    ['practical_reflection'],
+    'both note fields count together',
+  )
 })

@@ -30,7 +30,8 @@ const REALISTIC: Readonly<Record<string, Record<string, string>>> = {
     bottom_line: 'Jesus cried openly as he grieved with Mary and Martha over the death of his friend Lazarus.',
     historical_context:
       "The Gospel of John, traditionally attributed to the apostle John and usually dated to around AD 90 to 100, places this moment at Bethany, near Jerusalem, shortly before Jesus raises Lazarus. Many scholars think the Gospel took its final form in a community shaped by John's teaching, while tradition holds that John wrote it himself.",
-    practical_reflection: 'Jesus wept even though he knew what he was about to do, so grief is not a failure of faith. It is good to take time to mourn with people who are hurting, without rushing them toward answers.',
+    practical_reflection:
+      'Jesus wept even though he knew what he was about to do, so grief is not a failure of faith. It is good to take time to mourn with people who are hurting, without rushing them toward answers.',
   },
   'casual John 11:35': { simplified_text: 'Jesus broke down and cried.', bottom_line: "Jesus was moved to tears by his friends' grief." },
   'faithful Genesis 1:1': {
@@ -42,11 +43,13 @@ const REALISTIC: Readonly<Record<string, Record<string, string>>> = {
       'The Bible opens with a statement about where everything comes from rather than with an argument. Whatever you think about how the world began, it is worth treating the world and the people in it as a gift rather than something to take for granted.',
   },
   'faithful 3 John 1:14': {
-    simplified_text: 'But I hope to see you soon, and we will talk face to face. Peace be with you. The friends here send you their greetings. Greet the friends there by name.',
+    simplified_text:
+      'But I hope to see you soon, and we will talk face to face. Peace be with you. The friends here send you their greetings. Greet the friends there by name.',
     bottom_line: 'John closes his letter hoping to visit Gaius soon and passing on greetings between their friends.',
     historical_context:
       'Third John is a short personal letter from a writer who calls himself the elder, traditionally identified with the apostle John, to a believer named Gaius, and is usually dated to the late first century. Many scholars think the elder was a church leader in the circle around John rather than the apostle himself.',
-    practical_reflection: 'The writer would rather talk in person than write more with pen and ink. Friendships grow when people take the trouble to meet, and to greet one another by name.',
+    practical_reflection:
+      'The writer would rather talk in person than write more with pen and ink. Friendships grow when people take the trouble to meet, and to greet one another by name.',
   },
 }
 
@@ -66,7 +69,8 @@ function validAnswer(style: Style, reference: string, kjv: string): Record<strin
 
 /** Breaks the faithful rules: archaic "thou" and a 40-word bottom line. */
 const INVALID_FAITHFUL = {
-  simplified_text: 'And the earth was without form, and void; and darkness was upon the face of the deep, and thou saw the Spirit of God moving upon the face of the waters.',
+  simplified_text:
+    'And the earth was without form, and void; and darkness was upon the face of the deep, and thou saw the Spirit of God moving upon the face of the waters.',
   bottom_line:
     'Before God shaped anything the world was a dark and empty watery chaos, yet even there the Spirit of God was present and moving over the waters, ready to bring order, light and life out of the very formless deep.',
   historical_context: 'Genesis opens the Torah, which tradition attributes to Moses.',
@@ -152,10 +156,13 @@ async function startFakeLlm(script: (call: Call) => Reply): Promise<FakeLlm> {
         choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
         usage: USAGE,
       }
-      setTimeout(() => {
-        res.writeHead(200, { 'content-type': 'application/json' })
-        res.end(JSON.stringify(envelope))
-      }, reply.kind === 'answer' ? reply.delayMs ?? 0 : 0)
+      setTimeout(
+        () => {
+          res.writeHead(200, { 'content-type': 'application/json' })
+          res.end(JSON.stringify(envelope))
+        },
+        reply.kind === 'answer' ? (reply.delayMs ?? 0) : 0,
+      )
     })
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -259,7 +266,10 @@ t.test('stores valid answers, sends the JSON schema and the neighbours, and resu
   const second = await generateContent(deps, { style: 'faithful', book: '3 John', client: llm, model: 'test-model', concurrency: 3 })
   t.match(second, { selected: 14, skipped: 5, toGenerate: 9, done: 9, failed: 0 }, 'an interrupted run continues where it stopped')
   t.equal(server.received.length, 14, 'no verse was asked for twice')
-  t.same([...server.perVerse.values()].filter((n) => n !== 1), [])
+  t.same(
+    [...server.perVerse.values()].filter((n) => n !== 1),
+    [],
+  )
   t.equal(second.promptTokens, 9 * USAGE.prompt_tokens, 'tokens come from the usage field')
   t.equal(second.completionTokens, 9 * USAGE.completion_tokens)
   t.ok(server.maxInFlight() <= 3, `at most 3 requests in flight (saw ${server.maxInFlight()})`)
@@ -327,11 +337,15 @@ t.test('retries, failures and the report', async (t) => {
   const server = await fake(t, (call): Reply => {
     switch (call.reference) {
       case 'Genesis 1:1': // malformed, then right
-        return call.nth === 1 ? { kind: 'raw', content: '{"simplified_text": "In the beginning God created' } : { kind: 'answer', content: REALISTIC['faithful Genesis 1:1'] }
+        return call.nth === 1
+          ? { kind: 'raw', content: '{"simplified_text": "In the beginning God created' }
+          : { kind: 'answer', content: REALISTIC['faithful Genesis 1:1'] }
       case 'Genesis 1:2': // always breaks the rules
         return { kind: 'answer', content: INVALID_FAITHFUL }
       case 'Genesis 1:3': // rate limited once
-        return call.nth === 1 ? { kind: 'status', status: 429, headers: { 'retry-after': '1' }, body: '{"error":{"message":"Rate limit reached"}}' } : { kind: 'answer', content: validAnswer('faithful', call.reference, call.kjv) }
+        return call.nth === 1
+          ? { kind: 'status', status: 429, headers: { 'retry-after': '1' }, body: '{"error":{"message":"Rate limit reached"}}' }
+          : { kind: 'answer', content: validAnswer('faithful', call.reference, call.kjv) }
       case 'Genesis 1:4': // two server errors
         return call.nth <= 2 ? { kind: 'status', status: 500 } : { kind: 'answer', content: validAnswer('faithful', call.reference, call.kjv) }
       case 'Genesis 1:5': // never answers
@@ -357,7 +371,11 @@ t.test('retries, failures and the report', async (t) => {
   t.match(report, { selected: 31, toGenerate: 6, done: 3, failed: 3, interrupted: 0, notStarted: 0, aborted: false, fatal: undefined })
   t.equal(report.answerRetries, 3, 'Genesis 1:1 once (malformed), Genesis 1:2 twice (invalid)')
   t.equal(report.transportRetries, 7, '429 once, 500 twice, timeout twice, 503 twice')
-  t.same(Object.fromEntries(server.perVerse), { 'Genesis 1:1': 2, 'Genesis 1:2': 3, 'Genesis 1:3': 2, 'Genesis 1:4': 3, 'Genesis 1:5': 3, 'Genesis 1:6': 3 }, 'requests per verse')
+  t.same(
+    Object.fromEntries(server.perVerse),
+    { 'Genesis 1:1': 2, 'Genesis 1:2': 3, 'Genesis 1:3': 2, 'Genesis 1:4': 3, 'Genesis 1:5': 3, 'Genesis 1:6': 3 },
+    'requests per verse',
+  )
   t.ok(waits.includes(1000), `Retry-After: 1 is honoured (waits ${waits.join(', ')})`)
   t.equal(waits.filter((w) => w === 500).length, 3, 'first backoff: half of 1 s with no jitter (500, timeout, 503)')
   t.equal(report.promptTokens, 7 * USAGE.prompt_tokens, 'every answer counts, invalid ones too')
@@ -372,7 +390,10 @@ t.test('retries, failures and the report', async (t) => {
 
   // The retry tells the model what was wrong, with its own rejected answer.
   const retry = server.received.filter((r) => r.reference === 'Genesis 1:2')[1]?.body.messages ?? []
-  t.same(retry.map((m) => m.role), ['system', 'user', 'assistant', 'user'])
+  t.same(
+    retry.map((m) => m.role),
+    ['system', 'user', 'assistant', 'user'],
+  )
   t.same(JSON.parse(retry[2]?.content ?? '{}'), INVALID_FAITHFUL)
   t.match(retry[3]?.content, /rejected[\s\S]*simplified_text \(archaic_form\)[\s\S]*bottom_line \(bottom_line_words\)/)
   const malformed = server.received.filter((r) => r.reference === 'Genesis 1:1')[1]?.body.messages ?? []
@@ -398,11 +419,23 @@ t.test('retries, failures and the report', async (t) => {
 t.test('verses with shipped content are left alone', async (t) => {
   const { deps, repository } = await setup(t)
   const shipped = (verseId: number, method: 'curated' | 'generated', promptVersion: string): StoredContent => ({
-    verseId, style: 'faithful', method, model: method === 'curated' ? null : 'anthropic/claude', promptVersion,
-    simplifiedText: 'x', bottomLine: 'x', historicalContext: 'x', practicalReflection: 'x', contentHash: 'x',
+    verseId,
+    style: 'faithful',
+    method,
+    model: method === 'curated' ? null : 'anthropic/claude',
+    promptVersion,
+    simplifiedText: 'x',
+    bottomLine: 'x',
+    historicalContext: 'x',
+    practicalReflection: 'x',
+    contentHash: 'x',
   })
   // Genesis 1:1 curated, 1:2 written by the team, 1:3 generated by an operator's earlier prompt.
-  await repository.upsertMany([shipped(GENESIS_1_1, 'curated', 'curated-2'), shipped(GENESIS_1_1 + 1, 'generated', 'editorial-1'), shipped(GENESIS_1_1 + 2, 'generated', 'faithful-v0')])
+  await repository.upsertMany([
+    shipped(GENESIS_1_1, 'curated', 'curated-2'),
+    shipped(GENESIS_1_1 + 1, 'generated', 'editorial-1'),
+    shipped(GENESIS_1_1 + 2, 'generated', 'faithful-v0'),
+  ])
   const plan = await planGeneration(deps, { style: 'faithful', book: 'Genesis', chapter: 1 })
   t.equal(plan.skipped, 2, 'the curated and the team-written verse are skipped')
   t.equal(plan.first?.slug, 'genesis-1-3', 'a verse generated with another prompt version is generated again')
@@ -412,9 +445,18 @@ t.test('verses with shipped content are left alone', async (t) => {
 
 t.test('aborting mid-run: no new requests, in-flight ones aborted, nothing half-written', async (t) => {
   const { deps, repository } = await setup(t)
-  const server = await fake(t, (call) => (call.overall <= 6 ? { kind: 'answer', content: validAnswer('faithful', call.reference, call.kjv), delayMs: 10 } : { kind: 'hang' }))
+  const server = await fake(t, (call) =>
+    call.overall <= 6 ? { kind: 'answer', content: validAnswer('faithful', call.reference, call.kjv), delayMs: 10 } : { kind: 'hang' },
+  )
   const controller = new AbortController()
-  const run = generateContent(deps, { style: 'faithful', book: 'John', chapter: 11, client: client(server, { timeoutMs: 30_000 }), model: 'test-model', signal: controller.signal })
+  const run = generateContent(deps, {
+    style: 'faithful',
+    book: 'John',
+    chapter: 11,
+    client: client(server, { timeoutMs: 30_000 }),
+    model: 'test-model',
+    signal: controller.signal,
+  })
   const deadline = Date.now() + 10_000
   while (!(server.received.length === 10 && server.inFlight() === 4)) {
     if (Date.now() > deadline) throw new Error(`never reached 4 hung requests (${server.received.length} received, ${server.inFlight()} in flight)`)
@@ -431,10 +473,19 @@ t.test('aborting mid-run: no new requests, in-flight ones aborted, nothing half-
 
   const rows = await generated(repository, 'faithful')
   t.equal(rows.length, 6, 'exactly the verses reported done')
-  for (const row of rows) t.same(validateContent('faithful', fieldsOf(row), deps.verses.byVerseId(row.verseId)?.text ?? ''), [], 'each stored verse is complete and valid')
+  for (const row of rows)
+    t.same(validateContent('faithful', fieldsOf(row), deps.verses.byVerseId(row.verseId)?.text ?? ''), [], 'each stored verse is complete and valid')
   t.match(formatReport(report).join('\n'), /not finished: 51 \(4 in flight when stopped, 47 not started/)
 
-  const again = await generateContent(deps, { style: 'faithful', book: 'John', chapter: 11, limit: 1, client: client(server), model: 'test-model', signal: AbortSignal.abort() })
+  const again = await generateContent(deps, {
+    style: 'faithful',
+    book: 'John',
+    chapter: 11,
+    limit: 1,
+    client: client(server),
+    model: 'test-model',
+    signal: AbortSignal.abort(),
+  })
   t.match(again, { aborted: true, done: 0, notStarted: 1 }, 'an already aborted signal starts nothing')
   t.equal(server.received.length, 10)
 })
@@ -455,7 +506,10 @@ t.test('dry-run plan: the first prompt and a token estimate, with no request', a
   const plan = await planGeneration(deps, { style: 'faithful', book: 'Genesis', chapter: 1 })
   t.match(plan, { style: 'faithful', promptVersion: 'faithful-v2', selected: 31, skipped: 0, toGenerate: 31 })
   t.equal(plan.first?.slug, 'genesis-1-1')
-  t.match(plan.first?.messages[1]?.content, /\(none: the target opens the book\)[\s\S]*Genesis 1:2: And the earth[\s\S]*Target verse, Genesis 1:1 \(KJV, 10 words\)/)
+  t.match(
+    plan.first?.messages[1]?.content,
+    /\(none: the target opens the book\)[\s\S]*Genesis 1:2: And the earth[\s\S]*Target verse, Genesis 1:1 \(KJV, 10 words\)/,
+  )
   const prompt = loadPrompt('faithful')
   const perVersePrompt = plan.estimate.promptTokens / 31
   t.ok(perVersePrompt > (prompt.system.length + prompt.user.length) / 4, `prompt estimate covers the prompt (${perVersePrompt} per verse)`)
@@ -463,7 +517,7 @@ t.test('dry-run plan: the first prompt and a token estimate, with no request', a
   t.ok(plan.estimate.completionTokens / 31 > 100 && plan.estimate.completionTokens / 31 < 500)
   const casual = await planGeneration(deps, { style: 'casual' })
   t.equal(casual.toGenerate, 31_102)
-  t.ok(casual.estimate.completionTokens < plan.estimate.completionTokens / 31 * 31_102, 'casual answers are shorter')
+  t.ok(casual.estimate.completionTokens < (plan.estimate.completionTokens / 31) * 31_102, 'casual answers are shorter')
 })
 
 t.test('selection', async (t) => {
@@ -486,12 +540,22 @@ t.test('client pieces: Retry-After, backoff, configuration', async (t) => {
   t.equal(parseRetryAfter('Wed, 21 Oct 2015 07:00:00 GMT', now), 0, 'a date in the past means now')
   t.equal(parseRetryAfter('soon', now), undefined)
   t.equal(parseRetryAfter(null, now), undefined)
-  t.same([1, 2, 3, 8, 20].map((n) => backoffDelay(n, 1000, 60_000, () => 0)), [500, 1000, 2000, 60_000 / 2, 30_000], 'exponential, capped, at least half')
-  t.equal(backoffDelay(3, 1000, 60_000, () => 0.999999), 4000)
+  t.same(
+    [1, 2, 3, 8, 20].map((n) => backoffDelay(n, 1000, 60_000, () => 0)),
+    [500, 1000, 2000, 60_000 / 2, 30_000],
+    'exponential, capped, at least half',
+  )
+  t.equal(
+    backoffDelay(3, 1000, 60_000, () => 0.999999),
+    4000,
+  )
 
   const ok = loadLlmConfig({ LLM_BASE_URL: 'http://localhost:11434/v1/', LLM_MODEL: 'llama3.1:8b', LLM_API_KEY: '' })
   t.same(ok, { baseUrl: 'http://localhost:11434/v1', apiKey: undefined, model: 'llama3.1:8b', timeoutMs: 60_000 })
-  t.equal(loadLlmConfig({ LLM_BASE_URL: 'https://api.openai.com/v1', LLM_MODEL: 'gpt-4o-mini', LLM_API_KEY: 'sk-x', LLM_TIMEOUT_SECONDS: '120' }).timeoutMs, 120_000)
+  t.equal(
+    loadLlmConfig({ LLM_BASE_URL: 'https://api.openai.com/v1', LLM_MODEL: 'gpt-4o-mini', LLM_API_KEY: 'sk-x', LLM_TIMEOUT_SECONDS: '120' }).timeoutMs,
+    120_000,
+  )
   const fails = (env: Record<string, string>, variable: string): void => {
     let error: unknown
     try {
@@ -499,7 +563,10 @@ t.test('client pieces: Retry-After, backoff, configuration', async (t) => {
     } catch (e) {
       error = e
     }
-    t.ok(error instanceof LlmConfigError && error.variable === variable && error.message.includes(variable), `${variable}: ${JSON.stringify(env)} (${String(error)})`)
+    t.ok(
+      error instanceof LlmConfigError && error.variable === variable && error.message.includes(variable),
+      `${variable}: ${JSON.stringify(env)} (${String(error)})`,
+    )
   }
   fails({ LLM_MODEL: 'm' }, 'LLM_BASE_URL')
   fails({ LLM_BASE_URL: 'localhost:8080', LLM_MODEL: 'm' }, 'LLM_BASE_URL')
@@ -533,5 +600,12 @@ t.test('progress: a bar on a terminal, plain lines elsewhere', async (t) => {
   const plain = sink()
   feed(new GenerationProgress(plain.stream, { tty: false, lineIntervalMs: 3000, now: () => clock }))
   t.notMatch(plain.text(), /\r/, 'no carriage returns in logs')
-  t.equal(plain.text().split('\n').filter((l) => l.startsWith('[')).length, 3, 'start, one periodic line, the final one')
+  t.equal(
+    plain
+      .text()
+      .split('\n')
+      .filter((l) => l.startsWith('[')).length,
+    3,
+    'start, one periodic line, the final one',
+  )
 })

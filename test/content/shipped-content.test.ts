@@ -14,11 +14,12 @@ import { BOOKS } from '../../src/verses/books.js'
 import { VerseStore } from '../../src/verses/verse.store.js'
 import { VERSE_CONTENT_DIR } from '../../src/seed/seed-files.js'
 
-
 const verses = new VerseStore(readKjvSeed(projectPath('db', 'seed', 'kjv.jsonl.gz')).verses)
 // Parsing needs no database: the repository is only used for writes.
 const service = new ContentService(new ContentRepository(undefined as never), verses)
-const files = readdirSync(projectPath(VERSE_CONTENT_DIR)).filter((n) => n.endsWith('.jsonl')).sort()
+const files = readdirSync(projectPath(VERSE_CONTENT_DIR))
+  .filter((n) => n.endsWith('.jsonl'))
+  .sort()
 const texts = new Map(files.map((file) => [file, readFileSync(projectPath(VERSE_CONTENT_DIR, file), 'utf8')]))
 
 t.test('shipped verse content passes every rule, the editorial gates included', async (t) => {
@@ -55,7 +56,10 @@ t.test('shipped verse content covers whole chapters in both styles', async (t) =
     const chapter = Number(match[2])
     const expected = verses.chapterVerseCounts(book)[chapter - 1] ?? 0
     for (const style of ['faithful', 'casual'] as const) {
-      const ids = rows.filter((r) => r.style === style).map((r) => r.verseId).sort((a, b) => a - b)
+      const ids = rows
+        .filter((r) => r.style === style)
+        .map((r) => r.verseId)
+        .sort((a, b) => a - b)
       const wanted = Array.from({ length: expected }, (_, i) => book.position * 1_000_000 + chapter * 1_000 + i + 1)
       t.same(ids, wanted, `${file}: every verse of the chapter has ${style} content`)
     }

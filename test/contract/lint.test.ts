@@ -66,7 +66,9 @@ t.test('the serving path never imports the content pipeline', async (t) => {
   const code = "import { modernize } from '../content/pipeline/modernizer.js'\nexport const m = modernize\n"
   t.match(await lint('src/verses/verses.service.ts', code), [/^no-restricted-imports: .*pipeline/])
   t.match(await lint('src/verses/verses.routes.ts', code), [/^no-restricted-imports: .*pipeline/])
-  t.match(await lint('src/app.ts', "import { modernize } from './content/pipeline/modernizer.js'\nexport const m = modernize\n"), [/^no-restricted-imports: .*pipeline/])
+  t.match(await lint('src/app.ts', "import { modernize } from './content/pipeline/modernizer.js'\nexport const m = modernize\n"), [
+    /^no-restricted-imports: .*pipeline/,
+  ])
   t.same(await lint('src/seed/seed.service.ts', code), [], 'seeding may run it')
 })
 
@@ -75,7 +77,11 @@ t.test('repositories are used as values only by services, composition roots, sta
   t.match(await lint('src/verses/verses.routes.ts', value), [/^@typescript-eslint\/no-restricted-imports: .*Repositories hold the SQL/])
   t.match(await lint('src/verses/verse.store.ts', value), [/^@typescript-eslint\/no-restricted-imports: .*Repositories hold the SQL/])
   t.same(await lint('src/verses/verses.service.ts', value), [], 'a service may')
-  t.same(await lint('src/verses/verse.store.ts', "import type { VersesRepository } from './verses.repository.js'\nexport type R = VersesRepository\n"), [], 'a row type may be imported anywhere')
+  t.same(
+    await lint('src/verses/verse.store.ts', "import type { VersesRepository } from './verses.repository.js'\nexport type R = VersesRepository\n"),
+    [],
+    'a row type may be imported anywhere',
+  )
 })
 
 t.test('house rules: no any, no default export', async (t) => {

@@ -42,7 +42,10 @@ function toVerse(line: string, lineNo: number): SeedVerse {
 }
 
 const raw = gunzipSync(readFileSync(seedFile)).toString('utf8')
-const verses = raw.split('\n').filter((l) => l !== '').map(toVerse)
+const verses = raw
+  .split('\n')
+  .filter((l) => l !== '')
+  .map(toVerse)
 const byRef = new Map(verses.map((x) => [`${x.b}.${x.c}.${x.v}`, x]))
 const bookNo = (osis: string): number => {
   const book = KJV_BOOKS.find((b) => b.osis === osis)
@@ -81,12 +84,27 @@ t.test('versification matches the hand-entered KJV table, in canonical order', a
 t.test('exact texts (standard 1769 KJV)', async (t) => {
   const expected: [string, number, number, string][] = [
     ['Gen', 1, 1, 'In the beginning God created the heaven and the earth.'],
-    ['John', 3, 16, 'For God so loved the world, that he gave his only begotten Son, that whosoever believeth in him should not perish, but have everlasting life.'],
+    [
+      'John',
+      3,
+      16,
+      'For God so loved the world, that he gave his only begotten Son, that whosoever believeth in him should not perish, but have everlasting life.',
+    ],
     ['John', 11, 35, 'Jesus wept.'],
-    ['Esth', 8, 9, "Then were the king's scribes called at that time in the third month, that is, the month Sivan, on the three and twentieth day thereof; and it was written according to all that Mordecai commanded unto the Jews, and to the lieutenants, and the deputies and rulers of the provinces which are from India unto Ethiopia, an hundred twenty and seven provinces, unto every province according to the writing thereof, and unto every people after their language, and to the Jews according to their writing, and according to their language."],
+    [
+      'Esth',
+      8,
+      9,
+      "Then were the king's scribes called at that time in the third month, that is, the month Sivan, on the three and twentieth day thereof; and it was written according to all that Mordecai commanded unto the Jews, and to the lieutenants, and the deputies and rulers of the provinces which are from India unto Ethiopia, an hundred twenty and seven provinces, unto every province according to the writing thereof, and unto every people after their language, and to the Jews according to their writing, and according to their language.",
+    ],
     ['Ps', 117, 1, 'O praise the LORD, all ye nations: praise him, all ye people.'],
     ['Ps', 117, 2, 'For his merciful kindness is great toward us: and the truth of the LORD endureth for ever. Praise ye the LORD.'],
-    ['3John', 1, 14, 'But I trust I shall shortly see thee, and we shall speak face to face. Peace be to thee. Our friends salute thee. Greet the friends by name.'],
+    [
+      '3John',
+      1,
+      14,
+      'But I trust I shall shortly see thee, and we shall speak face to face. Peace be to thee. Our friends salute thee. Greet the friends by name.',
+    ],
     ['Rev', 22, 21, 'The grace of our Lord Jesus Christ be with you all. Amen.'],
     ['Ps', 3, 1, 'LORD, how are they increased that trouble me! many are they that rise up against me.'],
     ['Matt', 5, 3, 'Blessed are the poor in spirit: for theirs is the kingdom of heaven.'],
@@ -121,7 +139,10 @@ t.test('text is plain', async (t) => {
 t.test('it/wj spans are in range, sorted and non-overlapping', async (t) => {
   const problems: string[] = []
   for (const x of verses) {
-    for (const [name, spans] of [['it', x.it], ['wj', x.wj]] as const) {
+    for (const [name, spans] of [
+      ['it', x.it],
+      ['wj', x.wj],
+    ] as const) {
       let prevEnd = -1
       for (const [s, e] of spans) {
         if (!(s >= 0 && s < e && e <= x.text.length)) problems.push(`${x.b}.${x.c}.${x.v} ${name} [${s},${e}) out of range`)
@@ -148,8 +169,14 @@ t.test('structure of known verses', async (t) => {
   t.equal(verse('Gen', 1, 6)?.p, true, 'Genesis 1:6 has a pilcrow, so starts a paragraph')
 
   const was = gen2.text.indexOf('darkness was') + 'darkness '.length
-  t.ok(gen2.it.some(([s, e]) => s <= was && e >= was + 3), 'Genesis 1:2 "was" (after darkness) is italic')
-  t.notOk(gen2.it.some(([s, e]) => s < 17 && e > 14), 'Genesis 1:2 first "was" (earth was) is not italic')
+  t.ok(
+    gen2.it.some(([s, e]) => s <= was && e >= was + 3),
+    'Genesis 1:2 "was" (after darkness) is italic',
+  )
+  t.notOk(
+    gen2.it.some(([s, e]) => s < 17 && e > 14),
+    'Genesis 1:2 first "was" (earth was) is not italic',
+  )
   t.same(spanText(gen2, gen2.it), ['was'])
 
   const redLetters = john316.wj.reduce((n, [s, e]) => n + e - s, 0)
@@ -169,10 +196,16 @@ t.test('titles: Psalm superscriptions and Psalm 119 acrostics only', async (t) =
   t.match(verse('Ps', 119, 9)?.title ?? '', /BETH\.$/, 'Psalm 119:9 is headed BETH')
   t.match(verse('Ps', 119, 169)?.title ?? '', /TAU\.$/, 'Psalm 119:169 is headed TAU')
   const titled = verses.filter((x) => x.title !== undefined)
-  t.ok(titled.every((x) => x.b === bookNo('Ps')), 'only Psalms have titles')
+  t.ok(
+    titled.every((x) => x.b === bookNo('Ps')),
+    'only Psalms have titles',
+  )
   t.equal(titled.filter((x) => x.c === 119).length, 22, '22 acrostic headings in Psalm 119')
   t.equal(titled.filter((x) => x.c !== 119).length, 116, '116 Psalm superscriptions')
-  t.ok(titled.every((x) => x.c === 119 || x.v === 1), 'superscriptions sit on verse 1')
+  t.ok(
+    titled.every((x) => x.c === 119 || x.v === 1),
+    'superscriptions sit on verse 1',
+  )
   t.equal(verse('Hab', 3, 1)?.text, 'A prayer of Habakkuk the prophet upon Shigionoth.', 'Habakkuk 3:1 is verse text, not a title')
   t.notMatch(verse('Rom', 16, 27)?.text ?? '', /Written to the Romans/, 'epistle colophons are not verse text')
 })

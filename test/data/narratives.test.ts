@@ -83,7 +83,12 @@ t.test('the hard-coded KJV versification has the known totals', async (t) => {
     [28, 16, 24, 21],
     'chapters per Gospel',
   )
-  for (const g of GOSPELS) t.equal(KJV_GOSPEL_CHAPTERS[g].reduce((a, b) => a + b, 0), KJV_GOSPEL_TOTALS[g], `${g} verse total`)
+  for (const g of GOSPELS)
+    t.equal(
+      KJV_GOSPEL_CHAPTERS[g].reduce((a, b) => a + b, 0),
+      KJV_GOSPEL_TOTALS[g],
+      `${g} verse total`,
+    )
   t.same(KJV_GOSPEL_TOTALS, { matthew: 1071, mark: 678, luke: 1151, john: 879 })
 })
 
@@ -106,10 +111,18 @@ t.test('the versification agrees with scripts/kjv-versification.ts when it exist
 
 t.test('rows are in canonical order with consecutive order numbers', async (t) => {
   const gospelIndex = narratives.map((n) => GOSPELS.indexOf(n.gospel))
-  t.same(gospelIndex, [...gospelIndex].sort((a, b) => a - b), 'Matthew, Mark, Luke, John')
+  t.same(
+    gospelIndex,
+    [...gospelIndex].sort((a, b) => a - b),
+    'Matthew, Mark, Luke, John',
+  )
   for (const g of GOSPELS) {
     const rows = narratives.filter((n) => n.gospel === g)
-    t.same(rows.map((n) => n.order), rows.map((_, i) => i + 1), `${g} order is 1..${rows.length}`)
+    t.same(
+      rows.map((n) => n.order),
+      rows.map((_, i) => i + 1),
+      `${g} order is 1..${rows.length}`,
+    )
   }
 })
 
@@ -133,23 +146,47 @@ t.test('each Gospel is partitioned exactly, with no gap or overlap', async (t) =
     const covered = new Set<number>()
     for (const n of rows) for (let v = ordinal(g, n.start); v <= ordinal(g, n.end); v++) covered.add(v)
     t.equal(covered.size, KJV_GOSPEL_TOTALS[g], `${g}: every verse lies in a narrative`)
-    t.equal(rows.reduce((a, n) => a + n.verse_count, 0), KJV_GOSPEL_TOTALS[g], `${g}: verse counts add up`)
+    t.equal(
+      rows.reduce((a, n) => a + n.verse_count, 0),
+      KJV_GOSPEL_TOTALS[g],
+      `${g}: verse counts add up`,
+    )
   }
 })
 
 t.test('ranges exist in KJV versification and verse_count matches them', async (t) => {
   const bad = narratives.filter((n) => !verseExists(n.gospel, n.start) || !verseExists(n.gospel, n.end))
-  t.same(bad.map((n) => n.slug), [], 'start and end are KJV verses')
+  t.same(
+    bad.map((n) => n.slug),
+    [],
+    'start and end are KJV verses',
+  )
   const backwards = narratives.filter((n) => ordinal(n.gospel, n.end) < ordinal(n.gospel, n.start))
-  t.same(backwards.map((n) => n.slug), [], 'no range ends before it starts')
+  t.same(
+    backwards.map((n) => n.slug),
+    [],
+    'no range ends before it starts',
+  )
   const wrong = narratives.filter((n) => n.verse_count !== ordinal(n.gospel, n.end) - ordinal(n.gospel, n.start) + 1)
-  t.same(wrong.map((n) => n.slug), [], 'verse_count is the length of the range')
+  t.same(
+    wrong.map((n) => n.slug),
+    [],
+    'verse_count is the length of the range',
+  )
 })
 
 t.test('slugs are unique, readable and start with the Gospel', async (t) => {
   t.equal(bySlug.size, narratives.length, 'unique')
-  t.same(narratives.filter((n) => !SLUG_PATTERN.test(n.slug)).map((n) => n.slug), [], 'pattern')
-  t.same(narratives.filter((n) => !n.slug.startsWith(`${n.gospel}-`)).map((n) => n.slug), [], 'Gospel prefix')
+  t.same(
+    narratives.filter((n) => !SLUG_PATTERN.test(n.slug)).map((n) => n.slug),
+    [],
+    'pattern',
+  )
+  t.same(
+    narratives.filter((n) => !n.slug.startsWith(`${n.gospel}-`)).map((n) => n.slug),
+    [],
+    'Gospel prefix',
+  )
   t.match(SLUG_PATTERN.source, '^(matthew|mark|luke|john)-[a-z0-9]+(-[a-z0-9]+)*$')
 })
 
@@ -170,24 +207,115 @@ t.test('parallels are symmetric, known, unique and never in the same Gospel', as
     }
   }
   t.same(problems, [])
-  t.ok(narratives.some((n) => n.parallels.length > 0), 'there are links at all')
+  t.ok(
+    narratives.some((n) => n.parallels.length > 0),
+    'there are links at all',
+  )
 })
 
 t.test('well-known parallels are linked', async (t) => {
   // Each event: one verse from each Gospel that tells it; every pair must be linked.
   const events: Array<[string, Array<[Gospel, number, number]>]> = [
-    ['feeding of the five thousand', [['matthew', 14, 19], ['mark', 6, 41], ['luke', 9, 16], ['john', 6, 11]]],
-    ['baptism of Jesus', [['matthew', 3, 16], ['mark', 1, 10], ['luke', 3, 22]]],
-    ['parable of the sower', [['matthew', 13, 3], ['mark', 4, 3], ['luke', 8, 5]]],
-    ['anointing at Bethany', [['matthew', 26, 7], ['mark', 14, 3], ['john', 12, 3]]],
-    ['institution of the Last Supper', [['matthew', 26, 26], ['mark', 14, 22], ['luke', 22, 19]]],
-    ['triumphal entry', [['matthew', 21, 9], ['mark', 11, 9], ['luke', 19, 38], ['john', 12, 13]]],
-    ['crucifixion', [['matthew', 27, 35], ['mark', 15, 24], ['luke', 23, 33], ['john', 19, 18]]],
-    ['empty tomb', [['matthew', 28, 6], ['mark', 16, 6], ['luke', 24, 3], ['john', 20, 5]]],
-    ['temptation', [['matthew', 4, 1], ['mark', 1, 13], ['luke', 4, 2]]],
-    ["Peter's confession", [['matthew', 16, 16], ['mark', 8, 29], ['luke', 9, 20]]],
-    ['transfiguration', [['matthew', 17, 2], ['mark', 9, 2], ['luke', 9, 29]]],
-    ['cleansing of the temple', [['matthew', 21, 12], ['mark', 11, 15], ['luke', 19, 45]]],
+    [
+      'feeding of the five thousand',
+      [
+        ['matthew', 14, 19],
+        ['mark', 6, 41],
+        ['luke', 9, 16],
+        ['john', 6, 11],
+      ],
+    ],
+    [
+      'baptism of Jesus',
+      [
+        ['matthew', 3, 16],
+        ['mark', 1, 10],
+        ['luke', 3, 22],
+      ],
+    ],
+    [
+      'parable of the sower',
+      [
+        ['matthew', 13, 3],
+        ['mark', 4, 3],
+        ['luke', 8, 5],
+      ],
+    ],
+    [
+      'anointing at Bethany',
+      [
+        ['matthew', 26, 7],
+        ['mark', 14, 3],
+        ['john', 12, 3],
+      ],
+    ],
+    [
+      'institution of the Last Supper',
+      [
+        ['matthew', 26, 26],
+        ['mark', 14, 22],
+        ['luke', 22, 19],
+      ],
+    ],
+    [
+      'triumphal entry',
+      [
+        ['matthew', 21, 9],
+        ['mark', 11, 9],
+        ['luke', 19, 38],
+        ['john', 12, 13],
+      ],
+    ],
+    [
+      'crucifixion',
+      [
+        ['matthew', 27, 35],
+        ['mark', 15, 24],
+        ['luke', 23, 33],
+        ['john', 19, 18],
+      ],
+    ],
+    [
+      'empty tomb',
+      [
+        ['matthew', 28, 6],
+        ['mark', 16, 6],
+        ['luke', 24, 3],
+        ['john', 20, 5],
+      ],
+    ],
+    [
+      'temptation',
+      [
+        ['matthew', 4, 1],
+        ['mark', 1, 13],
+        ['luke', 4, 2],
+      ],
+    ],
+    [
+      "Peter's confession",
+      [
+        ['matthew', 16, 16],
+        ['mark', 8, 29],
+        ['luke', 9, 20],
+      ],
+    ],
+    [
+      'transfiguration',
+      [
+        ['matthew', 17, 2],
+        ['mark', 9, 2],
+        ['luke', 9, 29],
+      ],
+    ],
+    [
+      'cleansing of the temple',
+      [
+        ['matthew', 21, 12],
+        ['mark', 11, 15],
+        ['luke', 19, 45],
+      ],
+    ],
   ]
   for (const [name, places] of events) {
     const found = places.map(([g, c, v]) => narrativeAt(g, c, v))

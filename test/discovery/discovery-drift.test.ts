@@ -69,14 +69,21 @@ t.test('every path, link and tool the discovery files name exists and answers', 
   const named: Record<string, string[]> = {
     'llms.txt': [...llms.matchAll(/\]\(([^)]+)\)/g)].map((m) => m[1] ?? '').concat(urlsIn(llms)),
     'llms-full.txt': urlsIn(withoutJsonBlocks(full)),
-    'api-catalog': catalog.linkset.flatMap((entry) => Object.entries(entry).filter(([relation]) => relation !== 'anchor').flatMap(([, targets]) => strings(targets).filter((s) => /^https?:/.test(s)))),
+    'api-catalog': catalog.linkset.flatMap((entry) =>
+      Object.entries(entry)
+        .filter(([relation]) => relation !== 'anchor')
+        .flatMap(([, targets]) => strings(targets).filter((s) => /^https?:/.test(s))),
+    ),
     'server card': strings({ ...card, tools: [] }).filter((s) => /^https?:/.test(s)),
     'ai-plugin.json': strings(plugin).filter((s) => /^https?:/.test(s)),
     // Rules are path prefixes; `Allow: /` (everything) names no page of its own.
     'robots.txt': urlsIn(robots).concat([...robots.matchAll(/^(?:Allow|Disallow): (\/\S+)$/gm)].map((m) => `${BASE}${m[1] ?? ''}`)),
     'sitemap.xml': [...sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1] ?? ''),
   }
-  t.ok(catalog.linkset.every((entry) => entry.anchor.startsWith(`${BASE}/`)), 'catalog anchors are on this server')
+  t.ok(
+    catalog.linkset.every((entry) => entry.anchor.startsWith(`${BASE}/`)),
+    'catalog anchors are on this server',
+  )
 
   t.test('each URL is on this server and names a path of the contract that answers', async (t) => {
     const checked = new Map<string, number>()
@@ -155,9 +162,18 @@ t.test('every path, link and tool the discovery files name exists and answers', 
     const served = new Set(res.json<{ result: { tools: Array<{ name: string }> } }>().result.tools.map((tool) => tool.name))
     t.ok(served.size > 0, 'the endpoint lists tools')
     const inCard = card.tools.map((tool) => tool.name)
-    const inFull = [...full.split('\n## MCP tools\n')[1]?.matchAll(/^### (\S+)/gm) ?? []].map((m) => m[1] ?? '')
-    const inLlms = llms.split('\n').find((line) => line.startsWith('- [POST /mcp]'))?.split('; tools ')[1]?.split(', ') ?? []
-    for (const [file, names] of [['server card', inCard], ['llms-full.txt', inFull], ['llms.txt', inLlms]] as const) {
+    const inFull = [...(full.split('\n## MCP tools\n')[1]?.matchAll(/^### (\S+)/gm) ?? [])].map((m) => m[1] ?? '')
+    const inLlms =
+      llms
+        .split('\n')
+        .find((line) => line.startsWith('- [POST /mcp]'))
+        ?.split('; tools ')[1]
+        ?.split(', ') ?? []
+    for (const [file, names] of [
+      ['server card', inCard],
+      ['llms-full.txt', inFull],
+      ['llms.txt', inLlms],
+    ] as const) {
       t.same([...names].sort(), [...served].sort(), `${file} names exactly the served tools`)
     }
   })

@@ -31,7 +31,14 @@ function urlsIn(text: string): string[] {
 
 t.test('discovery files', async (t) => {
   const { app } = await buildTestApp(t, {
-    env: { PUBLIC_BASE_URL: `${BASE}/`, QUOTA_FREE: '123', QUOTA_DEVELOPER: '4567', QUOTA_SCALE: '890000', CONTACT_EMAIL: 'sales@example.test', ATTRIBUTION_SOURCE: 'Example Bible Co' },
+    env: {
+      PUBLIC_BASE_URL: `${BASE}/`,
+      QUOTA_FREE: '123',
+      QUOTA_DEVELOPER: '4567',
+      QUOTA_SCALE: '890000',
+      CONTACT_EMAIL: 'sales@example.test',
+      ATTRIBUTION_SOURCE: 'Example Bible Co',
+    },
   })
   const get = async (url: string, headers: Record<string, string> = {}) => call(t, app, { url, headers })
 
@@ -134,7 +141,7 @@ t.test('discovery files', async (t) => {
     t.match(text, 'free 123, developer 4,567 and scale 890,000 queries a month')
     t.match(text, '### CORS')
     t.notMatch(text, /#### OPTIONS /, 'preflights are not listed')
-    t.notMatch(text, /localhost/, 'nothing names the contract\'s default server')
+    t.notMatch(text, /localhost/, "nothing names the contract's default server")
   })
 
   t.test('the server card lists the tools the MCP endpoint serves', async (t) => {
@@ -144,10 +151,24 @@ t.test('discovery files', async (t) => {
     t.match(card.protocolVersion, /^\d{4}-\d{2}-\d{2}$/)
     t.same(card.endpoints, [{ url: `${BASE}/mcp`, transport: 'streamable-http' }])
     t.match(card.authentication, { type: 'api-key', headers: [{ name: 'X-API-Key' }, { name: 'Authorization' }] })
-    t.same(card.tools.map((tool) => tool.name), MCP_TOOLS.map((tool) => tool.name))
+    t.same(
+      card.tools.map((tool) => tool.name),
+      MCP_TOOLS.map((tool) => tool.name),
+    )
     for (const tool of MCP_TOOLS) {
       const listed = card.tools.find((c) => c.name === tool.name)
-      t.same(listed, { name: tool.name, title: tool.title, description: tool.description, inputSchema: tool.inputSchema, outputSchema: tool.outputSchema, annotations: tool.annotations }, `${tool.name} as defined`)
+      t.same(
+        listed,
+        {
+          name: tool.name,
+          title: tool.title,
+          description: tool.description,
+          inputSchema: tool.inputSchema,
+          outputSchema: tool.outputSchema,
+          annotations: tool.annotations,
+        },
+        `${tool.name} as defined`,
+      )
     }
   })
 
@@ -178,7 +199,10 @@ t.test('discovery files', async (t) => {
   t.test('the sitemap lists the public pages', async (t) => {
     const body = (await get('/sitemap.xml')).body
     t.match(body, /^<\?xml version="1.0" encoding="UTF-8"\?>\n<urlset xmlns="http:\/\/www.sitemaps.org\/schemas\/sitemap\/0.9">/)
-    t.same([...body.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]), [`${BASE}/docs`, `${BASE}/terms`, `${BASE}/llms.txt`, `${BASE}/llms-full.txt`])
+    t.same(
+      [...body.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]),
+      [`${BASE}/docs`, `${BASE}/terms`, `${BASE}/llms.txt`, `${BASE}/llms-full.txt`],
+    )
   })
 
   t.test('the terms page is written from configuration', async (t) => {

@@ -25,7 +25,13 @@ const settings: DiscoverySettings = {
 }
 
 const tools: DiscoveryTool[] = [
-  { name: 'echo_text', title: 'Echo', description: 'Says it back.', inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] }, annotations: { readOnlyHint: true } },
+  {
+    name: 'echo_text',
+    title: 'Echo',
+    description: 'Says it back.',
+    inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+    annotations: { readOnlyHint: true },
+  },
   { name: 'count_words', description: 'Counts words.', inputSchema: { type: 'object', properties: {} } },
 ]
 
@@ -84,7 +90,13 @@ t.test('the terms page escapes configuration', async (t) => {
 })
 
 t.test('the human description of the manifest fits in 120 characters', async (t) => {
-  const long = createDiscoveryContext({ settings, tools, version: '1', protocolVersion: 'x', document: { ...document, info: { ...document.info, summary: 'word '.repeat(60).trim() } } })
+  const long = createDiscoveryContext({
+    settings,
+    tools,
+    version: '1',
+    protocolVersion: 'x',
+    document: { ...document, info: { ...document.info, summary: 'word '.repeat(60).trim() } },
+  })
   const manifest = buildAiPluginManifest(long)
   t.ok(manifest.description_for_human.length <= 120, `${manifest.description_for_human.length} characters`)
   t.match(manifest.description_for_human, /word…$/)

@@ -41,9 +41,7 @@ function resolve(node: unknown): JsonObject {
 function rebase(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(rebase)
   if (node === null || typeof node !== 'object') return node
-  return Object.fromEntries(
-    Object.entries(node).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' && v.startsWith('#/') ? `contract${v}` : rebase(v)]),
-  )
+  return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' && v.startsWith('#/') ? `contract${v}` : rebase(v)]))
 }
 
 const validators = new Map<string, ValidateFunction>()
@@ -67,12 +65,13 @@ function findOperation(method: string, url: string): { template: string; operati
   return undefined
 }
 
-/** Responses for paths or methods the contract lacks: the generic 400, 404 and 405 of info.description. */
-const GENERIC: JsonObject = {
-  '400': { content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } },
-  '404': { content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } },
-  '405': { content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } },
-}
+/** Responses for paths or methods the contract lacks: the generic 400, 404, 405, 408 and 431 of info.description. */
+const GENERIC: JsonObject = Object.fromEntries(
+  ['400', '404', '405', '408', '431'].map((status) => [
+    status,
+    { content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } },
+  ]),
+)
 
 /**
  * Lists every way the response departs from the contract; empty when it conforms.

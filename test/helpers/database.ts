@@ -31,7 +31,11 @@ function filesUnder(folder: string): string[] {
 export function templateKey(): string {
   const hash = createHash('sha256')
   for (const folder of TEMPLATE_SOURCES) {
-    for (const file of filesUnder(folder)) hash.update(`${file}\n`).update(readFileSync(projectPath(file))).update('\n')
+    for (const file of filesUnder(folder))
+      hash
+        .update(`${file}\n`)
+        .update(readFileSync(projectPath(file)))
+        .update('\n')
   }
   return hash.digest('hex').slice(0, 12)
 }
@@ -76,7 +80,13 @@ export async function openTestDatabase(kind: DatabaseKind, options: { seeded: bo
     const dir = mkdtempSync(join(tmpdir(), 'pv-pglite-'))
     if (options.seeded) cpSync(pgliteTemplateDir(), dir, { recursive: true })
     const handle = await openDatabase({ kind: 'pglite', dir })
-    return { ...handle, close: async () => { await handle.close(); rmSync(dir, { recursive: true, force: true }) } }
+    return {
+      ...handle,
+      close: async () => {
+        await handle.close()
+        rmSync(dir, { recursive: true, force: true })
+      },
+    }
   }
   const url = postgresUrl()
   if (url === undefined) throw new Error('DATABASE_URL is not set')

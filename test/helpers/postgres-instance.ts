@@ -30,7 +30,9 @@ export interface PostgresInstance {
 function binDir(): string | undefined {
   const root = '/usr/lib/postgresql'
   if (!existsSync(root)) return undefined
-  const versions = readdirSync(root).filter((v) => existsSync(join(root, v, 'bin', 'pg_ctl'))).sort((a, b) => Number(b) - Number(a))
+  const versions = readdirSync(root)
+    .filter((v) => existsSync(join(root, v, 'bin', 'pg_ctl')))
+    .sort((a, b) => Number(b) - Number(a))
   return versions[0] === undefined ? undefined : join(root, versions[0], 'bin')
 }
 

@@ -13,7 +13,6 @@ import { AppError, installErrorHandling } from '../../src/errors.js'
 import { registerIdentity } from '../../src/identity/identity.plugin.js'
 import { IdentityVerifier, type IdentityVerifierDeps } from '../../src/identity/identity.service.js'
 
-
 const SECRET = 'test-legacy-jwt-secret-0123456789abcdefg'
 const ISSUER = 'https://project.supabase.co/auth/v1'
 const INTERVAL = 10_000
@@ -265,7 +264,17 @@ t.test('malformed tokens and unaccepted algorithms', async (t) => {
   const provider = await startProvider(t, [jwk(rsaA, 'rsa-1'), jwk(ecA, 'ec-1')])
   const h = await harness(t, { jwksUrl: provider.url, jwtSecret: SECRET })
   const payload = claims(h.clock)
-  for (const token of ['not-a-jwt', 'only.two', 'abc.def.ghi', '..', raw([1, 2], payload, 'sig'), raw({ alg: 'HS256' }, 'not json', 'sig'), raw({ alg: 'HS256' }, [1], 'sig'), raw('{"alg":', payload, 'x'), 'a$b.c.d']) {
+  for (const token of [
+    'not-a-jwt',
+    'only.two',
+    'abc.def.ghi',
+    '..',
+    raw([1, 2], payload, 'sig'),
+    raw({ alg: 'HS256' }, 'not json', 'sig'),
+    raw({ alg: 'HS256' }, [1], 'sig'),
+    raw('{"alg":', payload, 'x'),
+    'a$b.c.d',
+  ]) {
     await rejects(t, h, token, /malformed/)
   }
   // alg none, however it is spelled, with or without a signature.
@@ -281,7 +290,12 @@ t.test('malformed tokens and unaccepted algorithms', async (t) => {
   const rs512 = input('RS512', 'rsa-1')
   await rejects(t, h, `${rs512}.${sign('sha512', Buffer.from(rs512), rsaA.privateKey).toString('base64url')}`, /algorithm is not accepted/)
   const ps256 = input('PS256', 'rsa-1')
-  await rejects(t, h, `${ps256}.${sign('sha256', Buffer.from(ps256), { key: rsaA.privateKey, padding: 6, saltLength: 32 }).toString('base64url')}`, /algorithm is not accepted/)
+  await rejects(
+    t,
+    h,
+    `${ps256}.${sign('sha256', Buffer.from(ps256), { key: rsaA.privateKey, padding: 6, saltLength: 32 }).toString('base64url')}`,
+    /algorithm is not accepted/,
+  )
   // A good header and payload with a signature that is not base64url, or is cut short.
   const good = rs(h.clock)
   await rejects(t, h, `${good}+/=`, /signature does not match/)
@@ -399,7 +413,10 @@ t.test('key rotation: an unknown kid refetches, at most once per interval, coale
 
   // A cold cache: twenty concurrent requests share one fetch.
   const cold = await Promise.all(Array.from({ length: 20 }, () => h.whoami(rs(h.clock, 'key-a'))))
-  t.same(cold.map((o) => o.status), Array(20).fill(200))
+  t.same(
+    cold.map((o) => o.status),
+    Array(20).fill(200),
+  )
   t.equal(provider.hits.length, 1)
 
   // The provider publishes a new key; the first token signed with it refetches and succeeds.
@@ -414,7 +431,10 @@ t.test('key rotation: an unknown kid refetches, at most once per interval, coale
   // A flood of made-up kids: one fetch per interval, however many and however concurrent.
   h.clock.now += INTERVAL + 1_000
   const flood = await Promise.all(Array.from({ length: 50 }, (_, i) => h.whoami(rs(h.clock, `made-up-${i}`))))
-  t.ok(flood.every((o) => o.status === 401 && o.code === 'invalid_token'), 'all refused')
+  t.ok(
+    flood.every((o) => o.status === 401 && o.code === 'invalid_token'),
+    'all refused',
+  )
   t.equal(provider.hits.length, 3, 'fifty concurrent unknown kids cost one fetch')
   for (let i = 0; i < 30; i++) await h.whoami(rs(h.clock, `serial-${i}`))
   h.clock.now += INTERVAL - 2_000

@@ -10,7 +10,6 @@ import { NarrativeContentService } from '../../src/content/pipeline/narrative-co
 import { availableKinds, openTestDatabase } from '../helpers/database.js'
 import { VERSE_CONTENT_DIR } from '../../src/seed/seed-files.js'
 
-
 /** The shipped narrative lines of each method, counted from the file itself. */
 const narrativeLines = { curated: 0, generated: 0 }
 for (const line of readFileSync(projectPath('db', 'content', 'narratives.jsonl'), 'utf8').split('\n')) {
@@ -78,12 +77,21 @@ for (const { kind, skip } of availableKinds()) {
 t.test('a re-seed never replaces what an operator imported', async (t) => {
   const database = await openTestDatabase('pglite', { seeded: true })
   t.teardown(() => database.close())
-  const shipped = readFileSync(projectPath('db', 'content', 'narratives.jsonl'), 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as { narrative: string; style: string; provenance: { method: string } })
+  const shipped = readFileSync(projectPath('db', 'content', 'narratives.jsonl'), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as { narrative: string; style: string; provenance: { method: string } })
   const team = shipped.find((l) => l.provenance.method === 'generated')
   if (team === undefined) throw new Error('the shipped narratives hold a team-generated line to test with')
   const stores = await loadStores(database.db)
   const service = new NarrativeContentService(new NarrativeContentRepository(database.db), stores.narratives)
-  const mine = { narrative: team.narrative, style: team.style, summary: 'An operator wrote this summary. It replaces the shipped one here.', bottom_line: 'The operator chose this bottom line.', provenance: { method: 'generated', model: 'their-model', prompt_version: 'narrative-faithful-v2' } }
+  const mine = {
+    narrative: team.narrative,
+    style: team.style,
+    summary: 'An operator wrote this summary. It replaces the shipped one here.',
+    bottom_line: 'The operator chose this bottom line.',
+    provenance: { method: 'generated', model: 'their-model', prompt_version: 'narrative-faithful-v2' },
+  }
   const imported = await service.import(JSON.stringify(mine), { dryRun: false })
   t.same(imported.rejected, [])
   // A new release changes the shipped files: the seed runs again.
@@ -91,5 +99,9 @@ t.test('a re-seed never replaces what an operator imported', async (t) => {
   const again = await prepareDatabase(database.db)
   t.equal(again.seed.narrativeContent.status, 'loaded')
   const rows = (await new NarrativeContentRepository(database.db).listAll()).filter((r) => r.slug === team.narrative && r.style === team.style)
-  t.same(rows.map((r) => [r.method, r.model, r.promptVersion, r.summary]), [['generated', 'their-model', 'narrative-faithful-v2', mine.summary]], "the operator's row is kept")
+  t.same(
+    rows.map((r) => [r.method, r.model, r.promptVersion, r.summary]),
+    [['generated', 'their-model', 'narrative-faithful-v2', mine.summary]],
+    "the operator's row is kept",
+  )
 })

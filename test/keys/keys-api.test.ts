@@ -6,7 +6,16 @@ import { buildTestApp } from '../helpers/app.js'
 import { call } from '../helpers/http.js'
 import { signToken, TEST_JWT_SECRET } from '../helpers/tokens.js'
 
-interface Created { id: string; name: string; key: string; prefix: string; tier: string; rate_limit_monthly: number; allowed_domains: string[]; created_at: string }
+interface Created {
+  id: string
+  name: string
+  key: string
+  prefix: string
+  tier: string
+  rate_limit_monthly: number
+  allowed_domains: string[]
+  created_at: string
+}
 
 t.test('keys API', async (t) => {
   const testApp = await buildTestApp(t, { env: { AUTH_JWT_SECRET: TEST_JWT_SECRET, MAX_KEYS_PER_ACCOUNT: '3' } })
@@ -14,7 +23,12 @@ t.test('keys API', async (t) => {
   const alice = { authorization: `Bearer ${signToken('alice')}` }
   const bob = { authorization: `Bearer ${signToken('bob')}` }
   const post = (headers: Record<string, string>, payload: unknown, contentType = 'application/json') =>
-    call(t, app, { method: 'POST', url: '/api/v1/keys', headers: { ...headers, 'content-type': contentType }, payload: typeof payload === 'string' ? payload : JSON.stringify(payload) })
+    call(t, app, {
+      method: 'POST',
+      url: '/api/v1/keys',
+      headers: { ...headers, 'content-type': contentType },
+      payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
+    })
 
   const created = await post(alice, { name: '  My church app  ', allowed_domains: ['Example.COM', '*.example.org'] })
   t.equal(created.statusCode, 201)
@@ -52,9 +66,24 @@ t.test('keys API', async (t) => {
 
   t.test('bad bodies are 400 and store nothing', async (t) => {
     const bodies: unknown[] = [
-      {}, { name: '' }, { name: '   ' }, { name: 'x'.repeat(101) }, { name: 42 }, { name: null }, { name: ['a'] },
-      { name: 'ok', allowed_domains: ['not a domain'] }, { name: 'ok', allowed_domains: ['*.com'] }, { name: 'ok', allowed_domains: ['http://example.com'] },
-      { name: 'ok', allowed_domains: 'example.com' }, { name: 'a\u0000b' }, { name: 'tab\tname' }, { name: 'ok', allowed_domains: [''] }, { name: 'ok', extra: true }, [], 'null', '"name"',
+      {},
+      { name: '' },
+      { name: '   ' },
+      { name: 'x'.repeat(101) },
+      { name: 42 },
+      { name: null },
+      { name: ['a'] },
+      { name: 'ok', allowed_domains: ['not a domain'] },
+      { name: 'ok', allowed_domains: ['*.com'] },
+      { name: 'ok', allowed_domains: ['http://example.com'] },
+      { name: 'ok', allowed_domains: 'example.com' },
+      { name: 'a\u0000b' },
+      { name: 'tab\tname' },
+      { name: 'ok', allowed_domains: [''] },
+      { name: 'ok', extra: true },
+      [],
+      'null',
+      '"name"',
       { name: 'ok', allowed_domains: Array.from({ length: 51 }, (_, i) => `d${i}.example.com`) },
     ]
     for (const body of bodies) {
@@ -126,7 +155,12 @@ t.test('keys API', async (t) => {
 
 t.test('without an identity provider, key management answers 503 and the rest works', async (t) => {
   const { app } = await buildTestApp(t)
-  const res = await call(t, app, { method: 'POST', url: '/api/v1/keys', headers: { authorization: `Bearer ${signToken('alice')}`, 'content-type': 'application/json' }, payload: '{"name":"x"}' })
+  const res = await call(t, app, {
+    method: 'POST',
+    url: '/api/v1/keys',
+    headers: { authorization: `Bearer ${signToken('alice')}`, 'content-type': 'application/json' },
+    payload: '{"name":"x"}',
+  })
   t.equal(res.statusCode, 503)
   t.equal(res.json<Problem>().code, 'sign_in_not_configured')
   t.match(res.json<Problem>().detail, /AUTH_JWKS_URL/)

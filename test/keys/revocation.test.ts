@@ -27,7 +27,12 @@ t.test('revocation reaches a second instance within 5 seconds', async (t) => {
   a.services.start()
   const alice = { authorization: `Bearer ${signToken('alice')}` }
 
-  const createdRes = await call(t, a.app, { method: 'POST', url: '/api/v1/keys', headers: { ...alice, 'content-type': 'application/json' }, payload: JSON.stringify({ name: 'shared' }) })
+  const createdRes = await call(t, a.app, {
+    method: 'POST',
+    url: '/api/v1/keys',
+    headers: { ...alice, 'content-type': 'application/json' },
+    payload: JSON.stringify({ name: 'shared' }),
+  })
   t.equal(createdRes.statusCode, 201)
   const created = createdRes.json<CreatedKey>()
   t.teardown(async () => {
@@ -69,7 +74,10 @@ t.test('revocation reaches a second instance within 5 seconds', async (t) => {
     }
     t.ok(rejectedAfter !== undefined, `B rejects the key within ${BOUND_MS} ms (saw ${[...seen].join(', ')})`)
     t.comment(`B rejected the key after ${rejectedAfter === undefined ? 'more than 5000' : Math.round(rejectedAfter)} ms`)
-    t.ok([...seen].every((s) => s === 200 || s === 403), 'until then B answers 200, never an error')
+    t.ok(
+      [...seen].every((s) => s === 200 || s === 403),
+      'until then B answers 200, never an error',
+    )
 
     const bearer = await verse(b.app, { authorization: `Bearer ${created.key}` })
     t.equal(bearer.statusCode, 403, 'B rejects the Bearer form as well')

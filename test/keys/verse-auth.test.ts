@@ -113,12 +113,33 @@ t.test('domain restrictions', async (t) => {
   }
 
   t.test('example.com: exactly that host', async (t) => {
-    const allowed = ['https://example.com', 'http://example.com', 'https://example.com:8443', 'http://example.com:80', 'HTTPS://EXAMPLE.COM', 'https://Example.Com:3000']
+    const allowed = [
+      'https://example.com',
+      'http://example.com',
+      'https://example.com:8443',
+      'http://example.com:80',
+      'HTTPS://EXAMPLE.COM',
+      'https://Example.Com:3000',
+    ]
     for (const origin of allowed) await expect(t, exact, { origin }, true, `Origin ${origin}`)
     const refused = [
-      'https://www.example.com', 'https://api.example.com', 'https://example.com.evil.org', 'https://notexample.com', 'https://example.co',
-      'https://example.org', 'https://evil.org', 'https://example.com@evil.org', 'https://evil.org/example.com', 'https://evil.org?h=example.com',
-      'https://example-com.evil.org', 'null', 'not a url', 'example.com', '//example.com', 'https://', '*',
+      'https://www.example.com',
+      'https://api.example.com',
+      'https://example.com.evil.org',
+      'https://notexample.com',
+      'https://example.co',
+      'https://example.org',
+      'https://evil.org',
+      'https://example.com@evil.org',
+      'https://evil.org/example.com',
+      'https://evil.org?h=example.com',
+      'https://example-com.evil.org',
+      'null',
+      'not a url',
+      'example.com',
+      '//example.com',
+      'https://',
+      '*',
     ]
     for (const origin of refused) await expect(t, exact, { origin }, false, `Origin ${origin}`)
   })
@@ -127,8 +148,16 @@ t.test('domain restrictions', async (t) => {
     const allowed = ['https://api.example.com', 'https://a.b.example.com', 'https://WWW.EXAMPLE.COM:3000', 'http://x-1.example.com']
     for (const origin of allowed) await expect(t, wildcard, { origin }, true, `Origin ${origin}`)
     const refused = [
-      'https://example.com', 'https://EXAMPLE.COM', 'https://notexample.com', 'https://evilexample.com', 'https://example.com.evil.org',
-      'https://api.example.com.evil.org', 'https://api.example.co', 'https://api.example.com@evil.org', 'null', 'garbage',
+      'https://example.com',
+      'https://EXAMPLE.COM',
+      'https://notexample.com',
+      'https://evilexample.com',
+      'https://example.com.evil.org',
+      'https://api.example.com.evil.org',
+      'https://api.example.co',
+      'https://api.example.com@evil.org',
+      'null',
+      'garbage',
     ]
     for (const origin of refused) await expect(t, wildcard, { origin }, false, `Origin ${origin}`)
   })
@@ -158,16 +187,35 @@ t.test('domain restrictions', async (t) => {
   })
 
   t.test('unrestricted keys ignore Origin and Referer', async (t) => {
-    const variants: Array<Record<string, string>> = [{}, { origin: 'https://evil.org' }, { origin: 'null' }, { origin: 'garbage' }, { referer: 'https://evil.org/' }, { origin: 'https://evil.org', referer: 'nonsense' }]
+    const variants: Array<Record<string, string>> = [
+      {},
+      { origin: 'https://evil.org' },
+      { origin: 'null' },
+      { origin: 'garbage' },
+      { referer: 'https://evil.org/' },
+      { origin: 'https://evil.org', referer: 'nonsense' },
+    ]
     for (const headers of variants) {
       await expect(t, open, headers, true, JSON.stringify(headers))
     }
   })
 
   t.test('the domain check comes before request validation', async (t) => {
-    problem(t, await get({ 'x-api-key': exact, origin: 'https://evil.org' }, `${VERSE}?style=formal`), 403, 'domain_not_allowed', 'bad style from the wrong origin')
+    problem(
+      t,
+      await get({ 'x-api-key': exact, origin: 'https://evil.org' }, `${VERSE}?style=formal`),
+      403,
+      'domain_not_allowed',
+      'bad style from the wrong origin',
+    )
     problem(t, await get({ 'x-api-key': exact }, '/api/v1/verse/nowhere-1-1'), 403, 'domain_not_allowed', 'unknown verse without an origin')
-    problem(t, await get({ 'x-api-key': exact, origin: 'https://example.com' }, `${VERSE}?style=formal`), 400, 'invalid_parameter', 'bad style from the right origin')
+    problem(
+      t,
+      await get({ 'x-api-key': exact, origin: 'https://example.com' }, `${VERSE}?style=formal`),
+      400,
+      'invalid_parameter',
+      'bad style from the right origin',
+    )
   })
 })
 
@@ -176,13 +224,20 @@ t.test('CORS', async (t) => {
   const { app } = testApp
   const { key } = await createTestKey(testApp)
   const listOf = (value: string | string[] | number | undefined): string[] =>
-    String(value ?? '').split(',').map((s) => s.trim().toLowerCase()).filter((s) => s !== '')
+    String(value ?? '')
+      .split(',')
+      .map((s) => s.trim().toLowerCase())
+      .filter((s) => s !== '')
 
   t.test('the preflight needs no key', async (t) => {
     const res = await call(t, app, {
       method: 'OPTIONS',
       url: VERSE,
-      headers: { origin: 'https://somewhere.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'x-api-key, authorization, if-none-match' },
+      headers: {
+        origin: 'https://somewhere.example',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'x-api-key, authorization, if-none-match',
+      },
     })
     t.equal(res.statusCode, 204)
     t.equal(res.body, '')

@@ -7,7 +7,11 @@ t.test('clientOf', async (t) => {
   t.equal(clientOf('tools/call', meta({ name: 'claude-ai', version: '0.1.0' }), 'node'), 'claude-ai/0.1.0', 'clientInfo in _meta wins over the User-Agent')
   t.equal(clientOf('tools/call', meta({ name: 'cursor' }), 'node'), 'cursor', 'a name without a version')
   t.equal(clientOf('initialize', { clientInfo: { name: 'inspector', version: '2' } }, 'node'), 'inspector/2', 'initialize names itself in params')
-  t.equal(clientOf('tools/call', { name: 'get_verse' }, 'Claude-User/1.0 (+https://example.org)'), 'Claude-User/1.0 (+https://example.org)', 'else the User-Agent')
+  t.equal(
+    clientOf('tools/call', { name: 'get_verse' }, 'Claude-User/1.0 (+https://example.org)'),
+    'Claude-User/1.0 (+https://example.org)',
+    'else the User-Agent',
+  )
   t.equal(clientOf('tools/call', { name: 'get_verse' }, undefined), 'unknown', 'else unknown')
   t.equal(clientOf('tools/call', { name: 'get_verse' }, '   '), 'unknown')
   for (const bad of [null, 'claude', 7, [], { name: '' }, { name: 7, version: '1' }, { version: '1' }]) {
@@ -17,7 +21,11 @@ t.test('clientOf', async (t) => {
   t.equal(clientOf('tools/call', meta({ name: 'a\tb\nc\u0000', version: ' 1 ' }), undefined), 'a b c/1', 'control characters become spaces')
   const long = clientOf('tools/call', meta({ name: 'x'.repeat(500) }), undefined)
   t.equal(long.length, 200, 'long names are cut')
-  t.equal(clientOf('tools/call', { _meta: Object.assign(Object.create({ [CLIENT_INFO_META_KEY]: { name: 'inherited' } }) as object, {}) }, 'ua'), 'ua', 'only own members count')
+  t.equal(
+    clientOf('tools/call', { _meta: Object.assign(Object.create({ [CLIENT_INFO_META_KEY]: { name: 'inherited' } }) as object, {}) }, 'ua'),
+    'ua',
+    'only own members count',
+  )
 })
 
 t.test('ClientMemory: the clientInfo of initialize, by key and User-Agent', async (t) => {
@@ -37,5 +45,9 @@ t.test('ClientMemory: the clientInfo of initialize, by key and User-Agent', asyn
   t.equal(memory.recall('key-1', 'node'), undefined, 'the least recently initialized is forgotten beyond the capacity')
   t.equal(memory.recall('key-3', undefined), 'c')
   t.equal(clientOf('tools/call', { name: 'get_verse' }, 'node', 'cursor/2'), 'cursor/2', 'the remembered name comes before the User-Agent')
-  t.equal(clientOf('tools/call', { _meta: { [CLIENT_INFO_META_KEY]: { name: 'per-call' } } }, 'node', 'cursor/2'), 'per-call', 'a name on the call itself comes first')
+  t.equal(
+    clientOf('tools/call', { _meta: { [CLIENT_INFO_META_KEY]: { name: 'per-call' } } }, 'node', 'cursor/2'),
+    'per-call',
+    'a name on the call itself comes first',
+  )
 })

@@ -10,7 +10,12 @@ import { fetchChecked, type FetchedResponse } from '../helpers/http.js'
 import { listening, rpcHeaders, toolCall } from '../helpers/mcp.js'
 
 const LIST = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' })
-interface RpcAnswer { jsonrpc: string; id: number | string | null; result?: { tools?: unknown[] }; error?: { code: number; message: string } }
+interface RpcAnswer {
+  jsonrpc: string
+  id: number | string | null
+  result?: { tools?: unknown[] }
+  error?: { code: number; message: string }
+}
 
 t.test('MCP endpoint over HTTP', async (t) => {
   const testApp = await buildTestApp(t, { env: { MCP_ALLOWED_ORIGINS: 'https://app.example.org, http://localhost:5173' } })
@@ -110,12 +115,22 @@ t.test('MCP endpoint over HTTP', async (t) => {
 
   t.test('preflights answer allowed origins only', async (t) => {
     for (const path of ['/mcp', '/api/v1/mcp']) {
-      const ok = await fetchChecked(t, baseUrl, path, { method: 'OPTIONS', headers: { origin: 'https://app.example.org', 'access-control-request-method': 'POST', 'access-control-request-headers': 'x-api-key, content-type, mcp-protocol-version' } })
+      const ok = await fetchChecked(t, baseUrl, path, {
+        method: 'OPTIONS',
+        headers: {
+          origin: 'https://app.example.org',
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'x-api-key, content-type, mcp-protocol-version',
+        },
+      })
       t.equal(ok.status, 204, path)
       t.equal(ok.headers.get('access-control-allow-origin'), 'https://app.example.org')
       t.match(ok.headers.get('access-control-allow-methods'), /POST/)
       t.match(ok.headers.get('access-control-allow-headers'), /X-API-Key.*Content-Type.*Mcp-Protocol-Version/)
-      const refused = await fetchChecked(t, baseUrl, path, { method: 'OPTIONS', headers: { origin: 'https://evil.example.com', 'access-control-request-method': 'POST' } })
+      const refused = await fetchChecked(t, baseUrl, path, {
+        method: 'OPTIONS',
+        headers: { origin: 'https://evil.example.com', 'access-control-request-method': 'POST' },
+      })
       t.equal(refused.status, 403)
       t.equal(refused.json<Problem>().code, 'origin_not_allowed')
       t.not(refused.headers.get('access-control-allow-origin'), 'https://evil.example.com')
@@ -140,7 +155,11 @@ t.test('MCP endpoint over HTTP', async (t) => {
       ['{}', 400, -32700],
       ['{"jsonrpc": "1.0", "id": 1, "method": "tools/list"}', 400, -32700],
       ['"tools/list"', 400, -32700],
-      ['{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "get_verse", "arguments": {"__proto__": {"reference": "john-3-16"}}}}', 400, -32700],
+      [
+        '{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "get_verse", "arguments": {"__proto__": {"reference": "john-3-16"}}}}',
+        400,
+        -32700,
+      ],
     ]
     for (const [body, status, code] of cases) {
       const res = await post(headers, body)

@@ -75,19 +75,26 @@ for (const { kind, skip } of availableKinds()) {
       t.equal(searchSlugs.length, 3)
 
       const lines = parseJournal(readFileSync(join(testApp.journalDir, 'usage.journal'), 'utf8')).filter((e) => e.keyId === main.id)
-      t.same(lines.map((e) => [e.endpoint, e.style, e.attribution?.client, e.attribution?.tool, e.attribution?.verseIds.length]), [
-        ['mcp', 'faithful', 'claude-test/1.2', 'get_verse', 1],
-        ['mcp', 'casual', 'claude-test/1.2', 'get_passage', 3],
-        ['mcp', 'all', 'plain-agent/3.1', 'get_verse', 1],
-        ['mcp', 'faithful', 'plain-agent/3.1', 'search_scripture', 3],
-        ['mcp', 'faithful', 'plain-agent/3.1', 'get_narrative', 15],
-      ], 'each counted call is journalled with its client, tool and verses')
+      t.same(
+        lines.map((e) => [e.endpoint, e.style, e.attribution?.client, e.attribution?.tool, e.attribution?.verseIds.length]),
+        [
+          ['mcp', 'faithful', 'claude-test/1.2', 'get_verse', 1],
+          ['mcp', 'casual', 'claude-test/1.2', 'get_passage', 3],
+          ['mcp', 'all', 'plain-agent/3.1', 'get_verse', 1],
+          ['mcp', 'faithful', 'plain-agent/3.1', 'search_scripture', 3],
+          ['mcp', 'faithful', 'plain-agent/3.1', 'get_narrative', 15],
+        ],
+        'each counted call is journalled with its client, tool and verses',
+      )
       t.equal(lines[1]?.attribution?.verseIds.join(','), '43003016,43003017,43003018')
 
       // john-3-16 and john-3-17 were served twice; the rest once, listed in canonical order.
       const chapterVerse = (slug: string): number => Number(slug.split('-')[1]) * 1000 + Number(slug.split('-')[2])
       const hits = [...searchSlugs].sort((a, b) => chapterVerse(a) - chapterVerse(b))
-      t.ok(hits.every((slug) => chapterVerse(slug) > 6015), 'the search served verses after John 6:15')
+      t.ok(
+        hits.every((slug) => chapterVerse(slug) > 6015),
+        'the search served verses after John 6:15',
+      )
       const once = ['john-3-18', ...Array.from({ length: 15 }, (_, i) => `john-6-${i + 1}`), ...hits]
       const expectedTop = ['john-3-16', 'john-3-17', ...once].slice(0, 20)
       const check = async (when: string): Promise<void> => {
@@ -96,7 +103,11 @@ for (const { kind, skip } of availableKinds()) {
         t.equal(alice.by_endpoint.mcp, 5)
         t.same(alice.by_style, { faithful: 3, casual: 1, all: 1 })
         t.equal(alice.top_verses.length, 20, 'at most 20 verses')
-        t.same(alice.top_verses.map((v) => v.slug), expectedTop, `top_verses most served first, ties canonical ${when}`)
+        t.same(
+          alice.top_verses.map((v) => v.slug),
+          expectedTop,
+          `top_verses most served first, ties canonical ${when}`,
+        )
         t.same(alice.top_verses[0], { slug: 'john-3-16', reference: 'John 3:16', queries: 2 })
         t.same(alice.top_verses[1], { slug: 'john-3-17', reference: 'John 3:17', queries: 2 })
         t.equal(alice.top_verses[2]?.queries, 1)
@@ -104,16 +115,38 @@ for (const { kind, skip } of availableKinds()) {
       await check('while journalled')
       await testApp.services.usage.flush()
       await check('from the ledger')
-      const clients = await testApp.database.db.selectFrom('usage_clients').selectAll().where('key_id', '=', main.id).orderBy('tool').orderBy('client').execute()
-      t.same(clients.map((r) => [r.client, r.tool, Number(r.queries)]), [
-        ['plain-agent/3.1', 'get_narrative', 1],
-        ['claude-test/1.2', 'get_passage', 1],
-        ['claude-test/1.2', 'get_verse', 1],
-        ['plain-agent/3.1', 'get_verse', 1],
-        ['plain-agent/3.1', 'search_scripture', 1],
-      ], 'usage_clients holds each client and tool')
-      const served = await testApp.database.db.selectFrom('usage_verses').select(['verse_id', 'serves']).where('key_id', '=', main.id).where('verse_id', 'in', [43003016, 43003018]).orderBy('verse_id').execute()
-      t.same(served.map((r) => [r.verse_id, Number(r.serves)]), [[43003016, 2], [43003018, 1]])
+      const clients = await testApp.database.db
+        .selectFrom('usage_clients')
+        .selectAll()
+        .where('key_id', '=', main.id)
+        .orderBy('tool')
+        .orderBy('client')
+        .execute()
+      t.same(
+        clients.map((r) => [r.client, r.tool, Number(r.queries)]),
+        [
+          ['plain-agent/3.1', 'get_narrative', 1],
+          ['claude-test/1.2', 'get_passage', 1],
+          ['claude-test/1.2', 'get_verse', 1],
+          ['plain-agent/3.1', 'get_verse', 1],
+          ['plain-agent/3.1', 'search_scripture', 1],
+        ],
+        'usage_clients holds each client and tool',
+      )
+      const served = await testApp.database.db
+        .selectFrom('usage_verses')
+        .select(['verse_id', 'serves'])
+        .where('key_id', '=', main.id)
+        .where('verse_id', 'in', [43003016, 43003018])
+        .orderBy('verse_id')
+        .execute()
+      t.same(
+        served.map((r) => [r.verse_id, Number(r.serves)]),
+        [
+          [43003016, 2],
+          [43003018, 1],
+        ],
+      )
 
       const bob = await accountUsage('bob')
       t.same(bob.by_client, {}, 'another account sees none of it')
@@ -127,7 +160,11 @@ for (const { kind, skip } of availableKinds()) {
         t.not(result.isError, true)
       }
       await t.rejects(client.callTool({ name: 'get_verse', arguments: { reference: 'john-1-4' } }), /429/, 'the SDK client sees HTTP 429')
-      const res = await fetchChecked(t, baseUrl, '/mcp', { method: 'POST', headers: rpcHeaders({ 'x-api-key': tiny.key }), body: toolCall('get_passage', { reference: 'psalms-23' }) })
+      const res = await fetchChecked(t, baseUrl, '/mcp', {
+        method: 'POST',
+        headers: rpcHeaders({ 'x-api-key': tiny.key }),
+        body: toolCall('get_passage', { reference: 'psalms-23' }),
+      })
       t.equal(res.status, 429)
       const problem = res.json<Problem & { limit: number; reset_at: string }>()
       t.equal(problem.code, 'quota_exceeded')
@@ -138,7 +175,11 @@ for (const { kind, skip } of availableKinds()) {
       t.equal((await keyUsage(tiny.key)).total_queries, 3, 'nothing more was counted')
 
       // What never counts still works, with the headers saying the quota is spent.
-      const list = await fetchChecked(t, baseUrl, '/mcp', { method: 'POST', headers: rpcHeaders({ 'x-api-key': tiny.key }), body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }) })
+      const list = await fetchChecked(t, baseUrl, '/mcp', {
+        method: 'POST',
+        headers: rpcHeaders({ 'x-api-key': tiny.key }),
+        body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+      })
       t.equal(list.status, 200)
       t.equal(list.headers.get('x-ratelimit-remaining'), '0')
       const resolve = (await client.callTool({ name: 'resolve_reference', arguments: { text: 'Psalm 23' } })) as CallToolResult
@@ -156,7 +197,12 @@ for (const { kind, skip } of availableKinds()) {
         t.equal(res.status, 200)
       }
       const statuses = await Promise.all(
-        Array.from({ length: 6 }, async (_, i) => (await fetchChecked(t, baseUrl, '/mcp', { method: 'POST', headers, body: toolCall('get_passage', { reference: `john-2-${i + 3}` }, i + 3) })).status),
+        Array.from(
+          { length: 6 },
+          async (_, i) =>
+            (await fetchChecked(t, baseUrl, '/mcp', { method: 'POST', headers, body: toolCall('get_passage', { reference: `john-2-${i + 3}` }, i + 3) }))
+              .status,
+        ),
       )
       t.same(statuses.filter((s) => s === 200).length, 1, `exactly one served: ${statuses.join(',')}`)
       t.same(statuses.filter((s) => s === 429).length, 5)
@@ -164,7 +210,11 @@ for (const { kind, skip } of availableKinds()) {
       await testApp.services.usage.flush()
       const carol = await accountUsage('carol')
       t.equal(carol.by_endpoint.mcp, 3)
-      t.equal(Object.values(carol.by_client).reduce((a, b) => a + b, 0), 3, 'attributed exactly as counted')
+      t.equal(
+        Object.values(carol.by_client).reduce((a, b) => a + b, 0),
+        3,
+        'attributed exactly as counted',
+      )
       t.equal(carol.top_verses.length, 3)
     })
   })

@@ -10,7 +10,12 @@ import { runCli } from '../helpers/cli.js'
 import { connectClient } from '../helpers/mcp.js'
 import { removeDataDir, seededDataDir, startServer } from '../helpers/server.js'
 
-interface Attributions { period_start: string; period_end: string; by_client: Record<string, number>; top_verses: Array<{ slug: string; reference: string; queries: number }> }
+interface Attributions {
+  period_start: string
+  period_end: string
+  by_client: Record<string, number>
+  top_verses: Array<{ slug: string; reference: string; queries: number }>
+}
 
 t.test('MCP against the running server, and the operator report', async (t) => {
   const dataDir = seededDataDir()
@@ -29,9 +34,17 @@ t.test('MCP against the running server, and the operator report', async (t) => {
   const meta = { [CLIENT_INFO_META_KEY]: { name: 'claude-desktop', version: '0.9.1' } }
   const verse = (await client.callTool({ name: 'get_verse', arguments: { reference: '1 Cor 13:4' }, _meta: meta })) as CallToolResult
   t.not(verse.isError, true)
-  t.match((verse.content[0] as { text: string }).text, /Source: Plainverse — King James Version, 1 Corinthians 13:4 — http:\/\/localhost:8080\/1-corinthians\/13\/4 — /)
+  t.match(
+    (verse.content[0] as { text: string }).text,
+    /Source: Plainverse — King James Version, 1 Corinthians 13:4 — http:\/\/localhost:8080\/1-corinthians\/13\/4 — /,
+  )
   // This client names itself only in initialize: its call is attributed to that name.
-  const aliased = await connectClient(t, server.baseUrl, { 'X-API-Key': key, 'User-Agent': 'ProcessAgent/2.0' }, { path: '/api/v1/mcp', name: 'aliased-agent', version: '2.0' })
+  const aliased = await connectClient(
+    t,
+    server.baseUrl,
+    { 'X-API-Key': key, 'User-Agent': 'ProcessAgent/2.0' },
+    { path: '/api/v1/mcp', name: 'aliased-agent', version: '2.0' },
+  )
   const passage = (await aliased.callTool({ name: 'get_passage', arguments: { reference: '1 Corinthians 13:4-5' } })) as CallToolResult
   t.equal((passage.structuredContent as { verse_count: number }).verse_count, 2)
 

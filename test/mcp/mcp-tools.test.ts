@@ -36,7 +36,10 @@ t.test('MCP tools', async (t) => {
     const result = (await client.callTool({ name, arguments: args })) as CallToolResult
     if (result.isError !== true) {
       const validate = validators.get(name)
-      t.ok(validate?.(result.structuredContent), `${name} ${JSON.stringify(args)}: structuredContent matches the output schema ${JSON.stringify(validate?.errors ?? [])}`)
+      t.ok(
+        validate?.(result.structuredContent),
+        `${name} ${JSON.stringify(args)}: structuredContent matches the output schema ${JSON.stringify(validate?.errors ?? [])}`,
+      )
     }
     return result
   }
@@ -50,7 +53,12 @@ t.test('MCP tools', async (t) => {
     const res = await fetchChecked(t, baseUrl, '/mcp', {
       method: 'POST',
       headers: rpcHeaders({ 'x-api-key': key }),
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'raw', version: '0' } } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+      }),
     })
     t.equal(res.status, 200)
     t.equal(LATEST_PROTOCOL_VERSION, '2025-11-25')
@@ -59,7 +67,10 @@ t.test('MCP tools', async (t) => {
   })
 
   t.test('tools/list gives every tool as defined, read-only, with schemas', async (t) => {
-    t.same(listed.map((tool) => tool.name), ['get_verse', 'get_passage', 'search_scripture', 'resolve_reference', 'list_narratives', 'get_narrative'])
+    t.same(
+      listed.map((tool) => tool.name),
+      ['get_verse', 'get_passage', 'search_scripture', 'resolve_reference', 'list_narratives', 'get_narrative'],
+    )
     for (const tool of listed) {
       const definition = MCP_TOOLS.find((d) => d.name === tool.name)
       t.ok(definition, `${tool.name} is defined in MCP_TOOLS`)
@@ -79,7 +90,14 @@ t.test('MCP tools', async (t) => {
     for (const reference of ['john-3-16', 'jn-3-16', 'John 3:16', 'Jn 3:16']) {
       const result = await callTool('get_verse', { reference })
       t.not(result.isError, true, reference)
-      const verse = result.structuredContent as { slug: string; kjv_text: string; faithful?: unknown; casual?: unknown; attribution: { url: string }; citation: { text: string; references: unknown[] } }
+      const verse = result.structuredContent as {
+        slug: string
+        kjv_text: string
+        faithful?: unknown
+        casual?: unknown
+        attribution: { url: string }
+        citation: { text: string; references: unknown[] }
+      }
       t.equal(verse.slug, 'john-3-16', reference)
       t.match(verse.kjv_text, /^For God so loved the world/)
       t.ok(verse.faithful, 'faithful by default')
@@ -99,6 +117,17 @@ t.test('MCP tools', async (t) => {
     t.ok(all.faithful && all.casual)
   })
 
+  t.test("get_verse names the verse's section (once, as the narrative, in the Gospels)", async (t) => {
+    const romans = await callTool('get_verse', { reference: 'Romans 8:28' })
+    const section = (romans.structuredContent as { section: { slug: string; title: string } }).section
+    t.match(section.slug, /^romans-[a-z]/)
+    t.match(textOf(romans), `Part of the section "${section.title}" (${section.slug}).`)
+    const john = await callTool('get_verse', { reference: 'John 3:16' })
+    t.same((john.structuredContent as { section: unknown }).section, { slug: 'john-nicodemus-comes-by-night', title: 'Nicodemus comes by night' })
+    t.match(textOf(john), 'Part of the narrative "Nicodemus comes by night"')
+    t.notMatch(textOf(john), 'Part of the section', 'the narrative is not named twice')
+  })
+
   t.test('get_verse refuses more than one verse, and unknown verses, as tool errors', async (t) => {
     const range = await callTool('get_verse', { reference: 'John 3:16-18' })
     t.equal(range.isError, true)
@@ -113,9 +142,17 @@ t.test('MCP tools', async (t) => {
 
   t.test('get_passage', async (t) => {
     const result = await callTool('get_passage', { reference: 'Romans 8:28, 31-32' })
-    const passage = result.structuredContent as { reference: string; verse_count: number; verses: Array<{ slug: string }>; citation: { references: unknown[]; text: string } }
+    const passage = result.structuredContent as {
+      reference: string
+      verse_count: number
+      verses: Array<{ slug: string }>
+      citation: { references: unknown[]; text: string }
+    }
     t.equal(passage.verse_count, 3)
-    t.same(passage.verses.map((v) => v.slug), ['romans-8-28', 'romans-8-31', 'romans-8-32'])
+    t.same(
+      passage.verses.map((v) => v.slug),
+      ['romans-8-28', 'romans-8-31', 'romans-8-32'],
+    )
     t.same(passage.citation.references, [
       { reference: 'Romans 8:28', url: 'http://localhost:8080/romans/8/28' },
       { reference: 'Romans 8:31-32', url: 'http://localhost:8080/romans/8/31' },
@@ -132,10 +169,20 @@ t.test('MCP tools', async (t) => {
 
   t.test('search_scripture', async (t) => {
     const result = await callTool('search_scripture', { query: 'good shepherd', book: 'john', limit: 3 })
-    const results = result.structuredContent as { total: number; data: Array<{ slug: string; reference: string }>; citation: { references: Array<{ reference: string; url: string }> } }
+    const results = result.structuredContent as {
+      total: number
+      data: Array<{ slug: string; reference: string }>
+      citation: { references: Array<{ reference: string; url: string }> }
+    }
     t.ok(results.data.length > 0 && results.data.length <= 3)
-    t.ok(results.data.every((hit) => hit.slug.startsWith('john-')), 'the book filter applies')
-    t.same(results.citation.references.map((r) => r.reference), results.data.map((hit) => hit.reference))
+    t.ok(
+      results.data.every((hit) => hit.slug.startsWith('john-')),
+      'the book filter applies',
+    )
+    t.same(
+      results.citation.references.map((r) => r.reference),
+      results.data.map((hit) => hit.reference),
+    )
     t.match(textOf(result), /good shepherd/i)
     t.match(textOf(result), /Source: Plainverse — King James Version, John 10:/)
     const none = await callTool('search_scripture', { query: 'xyzzyplugh' })
@@ -196,7 +243,7 @@ t.test('MCP tools', async (t) => {
       ['get_narrative', { slug: ['a'] }, /argument "slug" must be string/],
     ]
     for (const [name, args, message] of cases) {
-      const result = await client.callTool({ name, arguments: args }) as CallToolResult
+      const result = (await client.callTool({ name, arguments: args })) as CallToolResult
       t.equal(result.isError, true, `${name} ${JSON.stringify(args).slice(0, 60)} is a tool error`)
       t.match(textOf(result), message)
       t.match(textOf(result), new RegExp(`^Invalid arguments for ${name}: `))
@@ -214,7 +261,10 @@ t.test('MCP tools', async (t) => {
   })
 
   t.test('an unknown tool is a JSON-RPC error', async (t) => {
-    const error = await client.callTool({ name: 'delete_bible', arguments: {} }).then(() => undefined, (e: unknown) => e)
+    const error = await client.callTool({ name: 'delete_bible', arguments: {} }).then(
+      () => undefined,
+      (e: unknown) => e,
+    )
     t.ok(error instanceof McpError, 'rejected with an McpError')
     t.equal((error as McpError).code, ErrorCode.InvalidParams)
     t.match((error as McpError).message, /Unknown tool: delete_bible/)
@@ -223,11 +273,44 @@ t.test('MCP tools', async (t) => {
   t.test('fuzzed arguments never crash the server', async (t) => {
     // A small deterministic generator, so a failure can be replayed.
     let seed = 42
-    const random = (): number => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31)
+    const random = (): number => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31
     const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T
     const values: readonly unknown[] = [
-      '', ' ', 'john-3-16', 'Jn 3:16', 'Genesis 1:1-2:3', 'psalms', '1 Cor 13', '"quoted', 'a'.repeat(600), '\u0000\u0001', '🙂', '%00', '../../etc/passwd',
-      'john-3-16-18', 'revelation-22-21', '0', '-1', 0, -1, 1, 50, 51, 1e308, 3.5, NaN, true, false, null, [], ['john-3-16'], {}, { a: 1 }, 'faithful', 'all', 'mark',
+      '',
+      ' ',
+      'john-3-16',
+      'Jn 3:16',
+      'Genesis 1:1-2:3',
+      'psalms',
+      '1 Cor 13',
+      '"quoted',
+      'a'.repeat(600),
+      '\u0000\u0001',
+      '🙂',
+      '%00',
+      '../../etc/passwd',
+      'john-3-16-18',
+      'revelation-22-21',
+      '0',
+      '-1',
+      0,
+      -1,
+      1,
+      50,
+      51,
+      1e308,
+      3.5,
+      NaN,
+      true,
+      false,
+      null,
+      [],
+      ['john-3-16'],
+      {},
+      { a: 1 },
+      'faithful',
+      'all',
+      'mark',
     ]
     const names = [...MCP_TOOLS.map((tool) => tool.name), 'nope', '', '__proto__']
     const properties = ['reference', 'style', 'query', 'book', 'limit', 'cursor', 'text', 'gospel', 'slug', '__proto__', 'constructor', 'extra']
@@ -243,7 +326,8 @@ t.test('MCP tools', async (t) => {
       if (!ok) t.fail(`${name} ${JSON.stringify(sent).slice(0, 200)} answered ${res.status} ${res.body.slice(0, 300)}`)
       if (body.result !== undefined && body.result.isError !== true) {
         const validate = validators.get(name)
-        if (validate?.(body.result.structuredContent) !== true) t.fail(`${name} ${JSON.stringify(sent).slice(0, 200)}: output schema ${JSON.stringify(validate?.errors)}`)
+        if (validate?.(body.result.structuredContent) !== true)
+          t.fail(`${name} ${JSON.stringify(sent).slice(0, 200)}: output schema ${JSON.stringify(validate?.errors)}`)
       }
     }
     t.pass('250 fuzzed calls answered with results, tool errors or invalid-params errors')

@@ -79,7 +79,13 @@ t.test('three instances on one PostgreSQL and one Redis', { skip }, async (t) =>
     for (const server of servers) removeDataDir(server.dataDir)
   })
   const start = (): StartingServer => {
-    const server = spawnServer({ DATABASE_URL: databaseUrl, REDIS_URL: redis.url, QUOTA_FREE: '500', QUOTA_DEVELOPER: '800', DATA_DIR: mkdtempSync(join(tmpdir(), 'pv-instance-')) })
+    const server = spawnServer({
+      DATABASE_URL: databaseUrl,
+      REDIS_URL: redis.url,
+      QUOTA_FREE: '500',
+      QUOTA_DEVELOPER: '800',
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'pv-instance-')),
+    })
     servers.push(server)
     return server
   }
@@ -88,8 +94,13 @@ t.test('three instances on one PostgreSQL and one Redis', { skip }, async (t) =>
   await first.ready()
   const rest = [start(), start()]
   await Promise.all(rest.map((s) => s.ready()))
-  for (const server of servers) t.ok(server.logs.some((l) => l.msg === 'ready'), `instance ready: ${server.stderr()}`)
-  const cli = (args: string[], server: StartingServer = first) => runCli(args, { DATABASE_URL: databaseUrl, REDIS_URL: redis.url, DATA_DIR: server.dataDir, QUOTA_FREE: '500', QUOTA_DEVELOPER: '800' })
+  for (const server of servers)
+    t.ok(
+      server.logs.some((l) => l.msg === 'ready'),
+      `instance ready: ${server.stderr()}`,
+    )
+  const cli = (args: string[], server: StartingServer = first) =>
+    runCli(args, { DATABASE_URL: databaseUrl, REDIS_URL: redis.url, DATA_DIR: server.dataDir, QUOTA_FREE: '500', QUOTA_DEVELOPER: '800' })
   const newKey = async (name: string): Promise<{ id: string; key: string }> => {
     const created = await cli(['keys', 'create', '--name', name, '--json'])
     if (created.code !== 0) throw new Error(created.stderr)
@@ -103,13 +114,25 @@ t.test('three instances on one PostgreSQL and one Redis', { skip }, async (t) =>
     await eventually('every instance flushed', async () => (await ledger(id)) === 500)
     t.equal(await ledger(id), 500, 'the ledger holds exactly what was served')
     // Usage reads the same whichever instance answers.
-    const views = await Promise.all(servers.map(async (server) => {
-      const response = await fetch(`${server.baseUrl}/api/v1/usage`, { headers: { 'x-api-key': key } })
-      return ((await response.json()) as { total_queries: number; remaining: number })
-    }))
-    t.same(views, [0, 1, 2].map(() => ({ ...views[0], total_queries: 500, remaining: 0 })), 'the key form of /usage on every instance')
-    const accounts = await Promise.all(servers.map(async (server) => JSON.parse((await cli(['usage', '--json'], server)).stdout) as { keys: Array<{ id: string; total_queries: number }> }))
-    t.same(accounts.map((a) => a.keys.find((k) => k.id === id)?.total_queries), [500, 500, 500], 'the account form, through each instance')
+    const views = await Promise.all(
+      servers.map(async (server) => {
+        const response = await fetch(`${server.baseUrl}/api/v1/usage`, { headers: { 'x-api-key': key } })
+        return (await response.json()) as { total_queries: number; remaining: number }
+      }),
+    )
+    t.same(
+      views,
+      [0, 1, 2].map(() => ({ ...views[0], total_queries: 500, remaining: 0 })),
+      'the key form of /usage on every instance',
+    )
+    const accounts = await Promise.all(
+      servers.map(async (server) => JSON.parse((await cli(['usage', '--json'], server)).stdout) as { keys: Array<{ id: string; total_queries: number }> }),
+    )
+    t.same(
+      accounts.map((a) => a.keys.find((k) => k.id === id)?.total_queries),
+      [500, 500, 500],
+      'the account form, through each instance',
+    )
   })
 
   await t.test('revocation and tier changes reach every instance within the documented bound', async (t) => {
@@ -118,7 +141,11 @@ t.test('three instances on one PostgreSQL and one Redis', { skip }, async (t) =>
     t.equal((await cli(['keys', 'set-tier', id, 'developer'])).code, 0)
     // Each instance polls for changed keys every 2 s (README); 10 s leaves room on a busy machine.
     for (const server of servers) {
-      await eventually('the new tier', async () => (await fetch(`${server.baseUrl}${VERSE}`, { headers: { 'x-api-key': key } })).headers.get('x-ratelimit-limit') === '800', 10_000)
+      await eventually(
+        'the new tier',
+        async () => (await fetch(`${server.baseUrl}${VERSE}`, { headers: { 'x-api-key': key } })).headers.get('x-ratelimit-limit') === '800',
+        10_000,
+      )
     }
     t.pass('every instance sees the developer tier')
     t.equal((await cli(['keys', 'revoke', id])).code, 0)
@@ -136,7 +163,11 @@ t.test('three instances on one PostgreSQL and one Redis', { skip }, async (t) =>
     answers.push(...(await during), ...(await wave(300)))
     const counts = tally(answers)
     t.equal(counts['200'], 500, `exactly 500 served in all (${JSON.stringify(counts)})`)
-    t.same(Object.keys(counts).filter((label) => !['200', '429 quota_exceeded', '503 quota_backend_unavailable'].includes(label)), [], 'only documented answers')
+    t.same(
+      Object.keys(counts).filter((label) => !['200', '429 quota_exceeded', '503 quota_backend_unavailable'].includes(label)),
+      [],
+      'only documented answers',
+    )
     await eventually('flushed', async () => (await ledger(id)) === 500)
     t.equal(await ledger(id), 500)
   })

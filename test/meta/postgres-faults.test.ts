@@ -58,10 +58,16 @@ t.test('PostgreSQL faults under a running server', { skip: unavailable ?? false 
     const starting = server
     await eventually('two failed attempts logged', async () => starting.logs.filter((l) => l.msg === 'database unavailable at start-up; retrying').length >= 2)
     t.equal(starting.child.exitCode, null, 'still running')
-    t.notOk(starting.logs.some((l) => l.msg === 'ready'), 'not ready while the database is down')
+    t.notOk(
+      starting.logs.some((l) => l.msg === 'ready'),
+      'not ready while the database is down',
+    )
     await instance.start()
     await starting.ready()
-    t.ok(starting.logs.some((l) => l.msg === 'ready'), `ready once the database answers: ${starting.stderr()}`)
+    t.ok(
+      starting.logs.some((l) => l.msg === 'ready'),
+      `ready once the database answers: ${starting.stderr()}`,
+    )
     t.equal((await fetchChecked(t, starting.baseUrl, '/readyz')).status, 200)
   })
 
@@ -75,7 +81,8 @@ t.test('PostgreSQL faults under a running server', { skip: unavailable ?? false 
   /** The key's queries in the ledger itself (what survives any restart). */
   const ledgerTotal = async (): Promise<number> =>
     Number((await admin(instance, `select coalesce(sum(queries), 0) as n from usage_ledger where key_id = '${id}'`, 'plainverse'))[0]?.n)
-  const verse = (presented: string) => fetchChecked(t, running().baseUrl, '/api/v1/verse/john-3-16', { headers: { 'x-api-key': presented }, signal: AbortSignal.timeout(60_000) })
+  const verse = (presented: string) =>
+    fetchChecked(t, running().baseUrl, '/api/v1/verse/john-3-16', { headers: { 'x-api-key': presented }, signal: AbortSignal.timeout(60_000) })
   const usage = () => fetchChecked(t, running().baseUrl, '/api/v1/usage', { headers: { 'x-api-key': key }, signal: AbortSignal.timeout(60_000) })
   t.equal((await verse(key)).status, 200)
 
@@ -118,7 +125,10 @@ t.test('PostgreSQL faults under a running server', { skip: unavailable ?? false 
     const output = `${JSON.stringify(server.logs)}\n${server.stderr()}`
     t.notMatch(output, CANARY, 'the password in DATABASE_URL is never printed')
     t.notMatch(output, /_connectionError|connectionParameters|_queryable/, 'no pg client internals')
-    t.ok(server.logs.some((l) => l.msg === 'The database does not answer; retry shortly.'), 'the outage is logged')
+    t.ok(
+      server.logs.some((l) => l.msg === 'The database does not answer; retry shortly.'),
+      'the outage is logged',
+    )
     t.equal(await server.stop('SIGTERM'), 0, 'a clean shutdown after all that')
   })
 })

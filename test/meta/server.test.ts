@@ -47,7 +47,10 @@ t.test('serves, logs JSON and stops gracefully on SIGTERM', async (t) => {
   t.equal(docs.status, 200)
   t.match(docs.body, /swagger/i)
 
-  t.ok(server.logs.some((l) => l.msg === 'request completed' && typeof l.responseTime === 'number'), 'request logs are JSON')
+  t.ok(
+    server.logs.some((l) => l.msg === 'request completed' && typeof l.responseTime === 'number'),
+    'request logs are JSON',
+  )
 
   const code = await server.stop('SIGTERM')
   t.equal(code, 0, 'exits 0 on SIGTERM')
@@ -63,7 +66,11 @@ t.test('serves, logs JSON and stops gracefully on SIGTERM', async (t) => {
 })
 
 t.test('a bad variable fails start-up with a message naming it', async (t) => {
-  for (const [name, value] of [['PORT', 'eighty'], ['LOG_LEVEL', 'chatty'], ['PUBLIC_BASE_URL', 'nope']] as const) {
+  for (const [name, value] of [
+    ['PORT', 'eighty'],
+    ['LOG_LEVEL', 'chatty'],
+    ['PUBLIC_BASE_URL', 'nope'],
+  ] as const) {
     const server = await startServer({ [name]: value, DATA_DIR: '/nonexistent-not-used' }, 30_000)
     const code = await server.exited
     t.not(code, 0, `${name} exits non-zero`)

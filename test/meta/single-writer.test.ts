@@ -31,7 +31,10 @@ t.test('a second server on the same DATA_DIR exits at once, naming the first', a
   t.equal(await second.exited, 75, 'EX_TEMPFAIL, without starting')
   t.match(second.stderr(), new RegExp(`DATA_DIR .* is in use by a Plainverse server \\(pid ${first.child.pid} on host .*, ready since .*\\)`))
   t.match(second.stderr(), /give this server its own DATA_DIR/)
-  t.notOk(second.logs.some((l) => l.msg === 'ready'), 'the second server never served')
+  t.notOk(
+    second.logs.some((l) => l.msg === 'ready'),
+    'the second server never served',
+  )
 
   const created = await runCli(['keys', 'create', '--name', 'after', '--json'], { DATA_DIR: dataDir })
   t.equal(created.code, 0, created.stderr)
@@ -61,7 +64,10 @@ t.test('the CLI during a first start waits for the server instead of opening its
   // The data directory is intact: the next start opens it and the key is still there.
   const again = await startServer({ DATA_DIR: dataDir })
   t.teardown(() => again.stop('SIGKILL'))
-  t.ok(again.logs.some((l) => l.msg === 'ready'), again.stderr())
+  t.ok(
+    again.logs.some((l) => l.msg === 'ready'),
+    again.stderr(),
+  )
   t.equal(await verseStatus(again.baseUrl, key.key), 200)
   t.equal(await again.stop('SIGTERM'), 0)
 })
@@ -77,7 +83,10 @@ t.test('a server killed with SIGKILL: the next one starts at once, nothing lost'
   await server.stop('SIGKILL')
   const next = await startServer({ DATA_DIR: dataDir })
   t.teardown(() => next.stop('SIGKILL'))
-  t.ok(next.logs.some((l) => l.msg === 'ready'), `the lock died with its holder: ${next.stderr()}`)
+  t.ok(
+    next.logs.some((l) => l.msg === 'ready'),
+    `the lock died with its holder: ${next.stderr()}`,
+  )
   t.equal(await verseStatus(next.baseUrl, key.key), 200, 'the key made before the kill is still valid')
   t.equal(await next.stop('SIGTERM'), 0)
 })
@@ -91,7 +100,10 @@ t.test('the CLI says why it cannot proceed, and never opens a held database', as
   lock.setState('ready')
   const keys = await runCli(['keys', 'list'], { DATA_DIR: dataDir })
   t.equal(keys.code, 75)
-  t.match(keys.stderr, new RegExp(`in use by a Plainverse server \\(pid ${process.pid} .*ready since .*\\), but its admin socket .*admin\\.sock does not answer`))
+  t.match(
+    keys.stderr,
+    new RegExp(`in use by a Plainverse server \\(pid ${process.pid} .*ready since .*\\), but its admin socket .*admin\\.sock does not answer`),
+  )
   const seed = await runCli(['db', 'seed'], { DATA_DIR: dataDir })
   t.equal(seed.code, 75, 'db seed needs the database itself')
   t.match(seed.stderr, /one process at a time: stop the server/)

@@ -11,9 +11,15 @@ import { findBook } from '../../src/verses/books.js'
 import { VerseStore } from '../../src/verses/verse.store.js'
 import { NARRATIVES_FILE, NARRATIVE_CONTENT_FILE } from '../../src/seed/seed-files.js'
 
-
 const verses = new VerseStore(readKjvSeed(projectPath('db', 'seed', 'kjv.jsonl.gz')).verses)
-const store = readNarratives(projectPath(NARRATIVES_FILE), (gospel) => verses.chapterVerseCounts(findBook(gospel) ?? (() => { throw new Error(gospel) })()))
+const store = readNarratives(projectPath(NARRATIVES_FILE), (gospel) =>
+  verses.chapterVerseCounts(
+    findBook(gospel) ??
+      (() => {
+        throw new Error(gospel)
+      })(),
+  ),
+)
 
 t.test('narrative content', async (t) => {
   // The seed's own parser and rules; parsing needs no database (the repository only writes).
@@ -26,7 +32,10 @@ t.test('narrative content', async (t) => {
   for (const slug of slugs) {
     t.ok(content.has(`${slug}:faithful`) && content.has(`${slug}:casual`), `${slug}: both styles`)
   }
-  for (const [, , title] of [[40, 13, 'sower'], [43, 6, 'five thousand']] as const) {
+  for (const [, , title] of [
+    [40, 13, 'sower'],
+    [43, 6, 'five thousand'],
+  ] as const) {
     const covered = store.all.filter((n) => n.title.toLowerCase().includes(title))
     t.ok(covered.length > 0 && covered.every((n) => slugs.has(n.slug)), `every account of "${title}" has content`)
   }

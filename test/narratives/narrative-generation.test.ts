@@ -12,12 +12,17 @@ import { LlmClient, type ChatMessage } from '../../src/content/pipeline/generati
 import { formatReport } from '../../src/content/pipeline/generation/progress.js'
 import { NarrativeContentRepository } from '../../src/narratives/narrative-content.repository.js'
 import { NarrativeContentService, isNarrativeJsonl, type NarrativeContentLine } from '../../src/content/pipeline/narrative-content.service.js'
-import { NARRATIVE_PROMPT_VERSIONS, generateNarrativeContent, planNarrativeGeneration, selectNarratives, type NarrativeGenerationDeps } from '../../src/content/pipeline/generation/narrative-generation.js'
+import {
+  NARRATIVE_PROMPT_VERSIONS,
+  generateNarrativeContent,
+  planNarrativeGeneration,
+  selectNarratives,
+  type NarrativeGenerationDeps,
+} from '../../src/content/pipeline/generation/narrative-generation.js'
 import { projectPath } from '../../src/infra/paths.js'
 import { loadStores } from '../../src/startup.js'
 import { openTestDatabase } from '../helpers/database.js'
 import { NARRATIVE_CONTENT_FILE } from '../../src/seed/seed-files.js'
-
 
 interface Fake {
   readonly url: string
@@ -73,13 +78,22 @@ async function startFake(t: Test, answer: (title: string, nth: number) => unknow
  * A seeded database without the shipped narrative content: generation fills what the
  * repository does not cover, so the narratives these tests generate must not be covered yet.
  */
-async function setup(t: Test, options: { shipped: boolean } = { shipped: false }): Promise<NarrativeGenerationDeps & { reload: () => ReturnType<typeof loadStores> }> {
+async function setup(
+  t: Test,
+  options: { shipped: boolean } = { shipped: false },
+): Promise<NarrativeGenerationDeps & { reload: () => ReturnType<typeof loadStores> }> {
   const handle = await openTestDatabase('pglite', { seeded: true })
   t.teardown(() => handle.close())
   if (!options.shipped) await sql`delete from narrative_content`.execute(handle.db)
   const stores = await loadStores(handle.db)
   const repository = new NarrativeContentRepository(handle.db)
-  return { narratives: stores.narratives, verses: stores.verses, repository, content: new NarrativeContentService(repository, stores.narratives), reload: () => loadStores(handle.db) }
+  return {
+    narratives: stores.narratives,
+    verses: stores.verses,
+    repository,
+    content: new NarrativeContentService(repository, stores.narratives),
+    reload: () => loadStores(handle.db),
+  }
 }
 
 function client(url: string): LlmClient {
@@ -103,7 +117,11 @@ t.test('generation stores valid answers with provenance, retries and fails inval
   const plan = await planNarrativeGeneration(deps, { style: 'faithful', gospel: 'mark', limit: 3 })
   t.equal(plan.target, 'narratives')
   t.equal(plan.toGenerate, 3)
-  t.match(plan.first?.messages[1]?.content ?? '', new RegExp(`Narrative: ${ok1.title}\\nPassage: ${ok1.reference.replace(/[()]/g, '\\$&')}`), 'the prompt gives the title and reference')
+  t.match(
+    plan.first?.messages[1]?.content ?? '',
+    new RegExp(`Narrative: ${ok1.title}\\nPassage: ${ok1.reference.replace(/[()]/g, '\\$&')}`),
+    'the prompt gives the title and reference',
+  )
   t.match(plan.first?.messages[1]?.content ?? '', /^1:1 The beginning of the gospel of Jesus Christ/m, 'and the full KJV text, verse by verse')
 
   const fake = await startFake(t, (title, nth) => {
@@ -112,7 +130,14 @@ t.test('generation stores valid answers with provenance, retries and fails inval
     if (title === ok2.title && nth === 1) return 503
     return VALID(title)
   })
-  const first = await generateNarrativeContent(deps, { style: 'faithful', gospel: 'mark', limit: 3, client: client(fake.url), model: 'test-model', concurrency: 2 })
+  const first = await generateNarrativeContent(deps, {
+    style: 'faithful',
+    gospel: 'mark',
+    limit: 3,
+    client: client(fake.url),
+    model: 'test-model',
+    concurrency: 2,
+  })
   t.equal(first.target, 'narratives')
   t.equal(first.promptVersion, NARRATIVE_PROMPT_VERSIONS.faithful)
   t.equal(first.done, 2)
@@ -120,7 +145,9 @@ t.test('generation stores valid answers with provenance, retries and fails inval
   t.equal(first.transportRetries, 1)
   t.equal(first.answerRetries, 2, 'the invalid narrative was asked for three times in all')
   t.equal(fake.perTitle.get(bad.title), 3)
-  t.match(first.failures, [{ reason: 'invalid content: bottom_line archaic_form, summary archaic_form, summary sentence_count', count: 1, examples: [{ slug: bad.slug }] }])
+  t.match(first.failures, [
+    { reason: 'invalid content: bottom_line archaic_form, summary archaic_form, summary sentence_count', count: 1, examples: [{ slug: bad.slug }] },
+  ])
   t.equal(fake.bodies[0]?.response_format.json_schema.name, 'plainverse_narrative_faithful')
   t.match(formatReport(first).join('\n'), /selected: +\d+ narratives[\s\S]*generated: +2 of 3/)
   // The retry feeds the problems back to the model.
@@ -146,7 +173,9 @@ t.test('generation stores valid answers with provenance, retries and fails inval
   // Served content: curated wins where both exist, generated fills the rest.
   const generatedOk1 = (await deps.repository.listAll()).find((r) => r.slug === ok1.slug && r.method === 'generated')
   if (generatedOk1 === undefined) throw new Error('ok1 was generated')
-  await deps.repository.upsertMany([{ ...generatedOk1, method: 'curated', model: null, promptVersion: 'curated-2', summary: `${generatedOk1.summary} Curated.` }])
+  await deps.repository.upsertMany([
+    { ...generatedOk1, method: 'curated', model: null, promptVersion: 'curated-2', summary: `${generatedOk1.summary} Curated.` },
+  ])
   const stores = await deps.reload()
   t.equal(stores.narrativeContent.get(`${ok1.slug}:faithful`)?.method, 'curated', 'curated wins over generated')
   t.equal(stores.narrativeContent.get(`${ok2.slug}:faithful`)?.method, 'generated', 'generated fills the rest')
@@ -157,7 +186,14 @@ t.test('narratives with shipped content are left alone', async (t) => {
   const [first, second] = selectNarratives(deps.narratives, 'mark')
   if (first === undefined || second === undefined) throw new Error('Mark has narratives')
   const row = (slug: string, method: 'curated' | 'generated', promptVersion: string) => ({
-    slug, style: 'faithful' as const, method, model: method === 'curated' ? null : 'anthropic/claude', promptVersion, summary: 'x', bottomLine: 'x', contentHash: 'x',
+    slug,
+    style: 'faithful' as const,
+    method,
+    model: method === 'curated' ? null : 'anthropic/claude',
+    promptVersion,
+    summary: 'x',
+    bottomLine: 'x',
+    contentHash: 'x',
   })
   await deps.repository.upsertMany([row(first.slug, 'generated', 'editorial-1'), row(second.slug, 'curated', 'curated-2')])
   const plan = await planNarrativeGeneration(deps, { style: 'faithful', gospel: 'mark' })
@@ -174,7 +210,10 @@ t.test('import and export round trip, all or nothing', async (t) => {
   const deps = await setup(t, { shipped: true })
   // Two narratives whose shipped content is curated, so that the imported generated lines
   // sit beside it rather than replacing the team's generated lines (same key).
-  const shippedLines = readFileSync(projectPath(NARRATIVE_CONTENT_FILE), 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as NarrativeContentLine)
+  const shippedLines = readFileSync(projectPath(NARRATIVE_CONTENT_FILE), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as NarrativeContentLine)
   const curatedSlugs = new Set(shippedLines.filter((l) => l.provenance.method === 'curated').map((l) => l.narrative))
   const [a, b] = selectNarratives(deps.narratives, 'john').filter((n) => curatedSlugs.has(n.slug))
   if (a === undefined || b === undefined) throw new Error('John has curated narratives')
@@ -202,7 +241,8 @@ t.test('import and export round trip, all or nothing', async (t) => {
     { line: 4, reason: /names no narrative/ },
     { line: 5, reason: /provenance.model is required/ },
   ])
-  const imports = async (): Promise<number> => (await deps.repository.listAll()).filter((r) => r.method === 'generated' && !r.promptVersion.startsWith('editorial-')).length
+  const imports = async (): Promise<number> =>
+    (await deps.repository.listAll()).filter((r) => r.method === 'generated' && !r.promptVersion.startsWith('editorial-')).length
   t.equal(await imports(), 0, 'nothing was written')
 
   const dup = await deps.content.import([good[0], good[0]].join('\n'), { dryRun: false })
@@ -216,7 +256,11 @@ t.test('import and export round trip, all or nothing', async (t) => {
   const exported = await deps.content.export(undefined)
   const provenanceOf = (l: string) => (JSON.parse(l) as NarrativeContentLine).provenance
   const generated = exported.filter((l) => provenanceOf(l).method === 'generated' && !provenanceOf(l).prompt_version.startsWith('editorial-'))
-  t.same(generated.map((l) => JSON.parse(l) as NarrativeContentLine), [JSON.parse(good[0] ?? ''), JSON.parse(good[1] ?? '')], 'export gives back the imported lines, in canonical order')
+  t.same(
+    generated.map((l) => JSON.parse(l) as NarrativeContentLine),
+    [JSON.parse(good[0] ?? ''), JSON.parse(good[1] ?? '')],
+    'export gives back the imported lines, in canonical order',
+  )
   t.equal(exported.length, shippedLines.length + 2, 'with every shipped line as well')
 
   // Re-importing the export changes nothing (idempotent), and the export is stable.
@@ -224,5 +268,8 @@ t.test('import and export round trip, all or nothing', async (t) => {
   const again = await deps.content.import(exported.join('\n'), { dryRun: false })
   t.equal(again.rejected.length, 0)
   t.same(await deps.repository.listAll(), before)
-  t.same(await deps.content.export('casual'), exported.filter((l) => (JSON.parse(l) as NarrativeContentLine).style === 'casual'))
+  t.same(
+    await deps.content.export('casual'),
+    exported.filter((l) => (JSON.parse(l) as NarrativeContentLine).style === 'casual'),
+  )
 })

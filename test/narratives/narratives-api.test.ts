@@ -41,7 +41,11 @@ t.test('narratives', async (t) => {
     t.equal(mark.total, 105)
     t.ok(mark.data.every((n) => n.gospel === 'mark'))
     const feeding = (await list('?q=FIVE%20thousand')).json<NarrativeList>()
-    t.same([...new Set(feeding.data.map((n) => n.gospel))].sort(), ['john', 'luke', 'mark', 'matthew'], 'the feeding of the five thousand is in all four Gospels')
+    t.same(
+      [...new Set(feeding.data.map((n) => n.gospel))].sort(),
+      ['john', 'luke', 'mark', 'matthew'],
+      'the feeding of the five thousand is in all four Gospels',
+    )
     const none = (await list('?q=zzzz')).json<NarrativeList>()
     t.same(none, { total: 0, data: [], next_cursor: null })
   })

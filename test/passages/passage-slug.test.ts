@@ -7,9 +7,14 @@ import { verseId } from '../../src/verses/verse.store.js'
 
 const id = (book: string, chapter: number, verse: number): number => verseId(findBook(book)?.position ?? 0, chapter, verse)
 // Enough of the versification for these cases: Psalm 23 has 6 verses, John 3 has 36.
-const CHAPTERS: ReadonlyMap<string, number> = new Map([['psalms-23', 6], ['john-3', 36], ['john-4', 54]])
+const CHAPTERS: ReadonlyMap<string, number> = new Map([
+  ['psalms-23', 6],
+  ['john-3', 36],
+  ['john-4', 54],
+])
 const lastVerse = (book: { slug: string }, chapter: number): number => CHAPTERS.get(`${book.slug}-${chapter}`) ?? 0
-const whole = (r: IdRange): boolean => (r.start === id('ps', 23, 1) && r.end === id('ps', 23, 6)) || (r.start === id('john', 4, 1) && r.end === id('john', 4, 54))
+const whole = (r: IdRange): boolean =>
+  (r.start === id('ps', 23, 1) && r.end === id('ps', 23, 6)) || (r.start === id('john', 4, 1) && r.end === id('john', 4, 54))
 const next = (v: number): number => (v === id('john', 3, 36) ? id('john', 4, 1) : v + 1)
 
 t.test('range slugs: one verse, verses, a chapter, across chapters, several', async (t) => {
@@ -61,7 +66,13 @@ t.test('the free-text parser reads what people type', async (t) => {
     ['1 Cor 13:4-7', [{ start: id('1cor', 13, 4), end: id('1cor', 13, 7) }]],
     ['Psalm 23', [{ start: id('ps', 23, 1), end: id('ps', 23, 6) }]],
     ['Gen 1:1-2:3', [{ start: id('gen', 1, 1), end: id('gen', 2, 3) }]],
-    ['Romans 8:28, 31-39', [{ start: id('rom', 8, 28), end: id('rom', 8, 28) }, { start: id('rom', 8, 31), end: id('rom', 8, 39) }]],
+    [
+      'Romans 8:28, 31-39',
+      [
+        { start: id('rom', 8, 28), end: id('rom', 8, 28) },
+        { start: id('rom', 8, 31), end: id('rom', 8, 39) },
+      ],
+    ],
   ]
   for (const [text, ranges] of cases) {
     const found = parser.find(text)
@@ -70,7 +81,11 @@ t.test('the free-text parser reads what people type', async (t) => {
     t.same(found[0]?.ranges, ranges, text)
   }
   const two = parser.find('Read Jn 3:16 and then Rom 5:8 tonight.')
-  t.same(two.map((f) => f.text), ['Jn 3:16', 'Rom 5:8'], 'references inside a sentence, in order')
+  t.same(
+    two.map((f) => f.text),
+    ['Jn 3:16', 'Rom 5:8'],
+    'references inside a sentence, in order',
+  )
   t.same(parser.find('hello world'), [], 'no reference')
   t.same(parser.find('John 3:99'), [], 'a verse the KJV does not have is left out')
 })

@@ -40,7 +40,13 @@ for (const { kind, skip } of availableKinds()) {
         t.match(body.references[0], { text: q, slug, reference, verse_count: count, passage_url: `http://localhost:8080/api/v1/passage/${slug}` }, q)
       }
       const sentence = (await resolve('Read Jn 3:16 and Romans 8:28, 31-39 tonight')).json<Resolution>()
-      t.same(sentence.references.map((r) => [r.text, r.slug]), [['Jn 3:16', 'john-3-16'], ['Romans 8:28, 31-39', 'romans-8-28,romans-8-31-39']])
+      t.same(
+        sentence.references.map((r) => [r.text, r.slug]),
+        [
+          ['Jn 3:16', 'john-3-16'],
+          ['Romans 8:28, 31-39', 'romans-8-28,romans-8-31-39'],
+        ],
+      )
       t.same(sentence.references[1]?.ranges, [
         { reference: 'Romans 8:28', slug: 'romans-8-28', start: 'romans-8-28', end: 'romans-8-28', verse_count: 1 },
         { reference: 'Romans 8:31-39', slug: 'romans-8-31-39', start: 'romans-8-31', end: 'romans-8-39', verse_count: 9 },
@@ -80,9 +86,16 @@ for (const { kind, skip } of availableKinds()) {
       const psalm = (await passage('psalms-23', '?style=all')).json<Passage>()
       const verse = (await call(t, app, { url: '/api/v1/verse/psalms-23-1?style=all', headers })).json<VerseResource>()
       t.same(psalm.verses[0], verse, 'each verse is exactly the verse resource')
-      t.ok(psalm.verses.every((v) => v.faithful !== undefined && v.casual !== undefined && v.attribution.url.endsWith(v.slug.replace(/^psalms-(\d+)-(\d+)$/, 'psalms/$1/$2'))))
+      t.ok(
+        psalm.verses.every(
+          (v) => v.faithful !== undefined && v.casual !== undefined && v.attribution.url.endsWith(v.slug.replace(/^psalms-(\d+)-(\d+)$/, 'psalms/$1/$2')),
+        ),
+      )
       const casual = (await passage('psalms-23', '?style=casual')).json<Passage>()
-      t.ok(casual.verses.every((v) => v.faithful === undefined && v.casual !== undefined), 'style=casual')
+      t.ok(
+        casual.verses.every((v) => v.faithful === undefined && v.casual !== undefined),
+        'style=casual',
+      )
     })
 
     t.test('aliases, free text and several ranges come back in canonical form', async (t) => {

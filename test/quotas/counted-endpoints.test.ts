@@ -80,11 +80,21 @@ const CASES: readonly CountedEndpointCase[] = [
 
 const backends = [
   { name: 'embedded counter', env: {} as Record<string, string>, skip: false as const },
-  { name: 'Redis', env: REDIS_URL === undefined ? {} : { REDIS_URL } as Record<string, string>, skip: REDIS_URL === undefined ? 'Redis suites skipped: REDIS_URL is not set' : (false as const) },
+  {
+    name: 'Redis',
+    env: REDIS_URL === undefined ? {} : ({ REDIS_URL } as Record<string, string>),
+    skip: REDIS_URL === undefined ? 'Redis suites skipped: REDIS_URL is not set' : (false as const),
+  },
 ]
 
 /** Sends one request of a case with a credential (or none). */
-function send(testApp: TestApp, endpoint: CountedEndpointCase, request: Ask, key: string | undefined, extra: Record<string, string> = {}): Promise<LightMyRequestResponse> {
+function send(
+  testApp: TestApp,
+  endpoint: CountedEndpointCase,
+  request: Ask,
+  key: string | undefined,
+  extra: Record<string, string> = {},
+): Promise<LightMyRequestResponse> {
   return call(t, testApp.app, {
     method: endpoint.method,
     url: request.url,

@@ -82,7 +82,10 @@ export function counterContract(t: Test, name: string, make: () => Promise<Count
     const results = await Promise.all(values.map((v) => c.initialise('k1', '2025-01', v, later())))
     const winner = await c.peek('k1', '2025-01')
     t.ok(winner !== undefined && values.includes(winner))
-    t.ok(results.every((r) => r === winner), 'every caller sees the value that won')
+    t.ok(
+      results.every((r) => r === winner),
+      'every caller sees the value that won',
+    )
   })
 
   check('refund removes one unit and never goes below 0', async (t, c) => {
@@ -129,8 +132,15 @@ export function counterContract(t: Test, name: string, make: () => Promise<Count
     t.equal(consumed.length, left, 'exactly R consumed')
     t.equal(exhausted.length, attempts - left, 'the rest exhausted')
     const counts = consumed.map((r) => r.count).sort((a, b) => a - b)
-    t.same(counts, Array.from({ length: left }, (_, i) => limit - left + i + 1), 'each success saw a distinct count')
-    t.ok(exhausted.every((r) => r.count === limit), 'exhausted reports the limit')
+    t.same(
+      counts,
+      Array.from({ length: left }, (_, i) => limit - left + i + 1),
+      'each success saw a distinct count',
+    )
+    t.ok(
+      exhausted.every((r) => r.count === limit),
+      'exhausted reports the limit',
+    )
     t.equal(await c.peek('k1', '2025-01'), limit, 'final count is the limit')
   })
 

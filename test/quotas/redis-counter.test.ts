@@ -100,7 +100,10 @@ t.test('RedisQuotaCounter', { skip }, async (t) => {
     const errors: Error[] = []
     const counter = new RedisQuotaCounter(createRedis('redis://127.0.0.1:1', (e) => errors.push(e)))
     t.teardown(() => counter.close())
-    const consume = await counter.consume('k1', '2025-01', 10).then(() => undefined, (error: unknown) => error)
+    const consume = await counter.consume('k1', '2025-01', 10).then(
+      () => undefined,
+      (error: unknown) => error,
+    )
     t.type(consume, CounterUnavailableError, `consume rejected: ${String(consume)}`)
     t.equal((consume as CounterUnavailableError).outcomeUnknown, false, 'never sent, so it did not count')
     await t.rejects(counter.ping(), CounterUnavailableError)
@@ -144,7 +147,10 @@ t.test('RedisQuotaCounter on a Redis of its own: restarts, lost scripts, lost re
 
   await t.test('Redis stopped: unavailable at once; restarted: counting again, from an empty counter', async (t) => {
     await redis.stop()
-    const down = await counter.consume('k1', '2025-01', 10).then(() => undefined, (error: unknown) => error)
+    const down = await counter.consume('k1', '2025-01', 10).then(
+      () => undefined,
+      (error: unknown) => error,
+    )
     t.type(down, CounterUnavailableError)
     t.equal((down as CounterUnavailableError).outcomeUnknown, false)
     await redis.start()
@@ -161,7 +167,10 @@ t.test('RedisQuotaCounter on a Redis of its own: restarts, lost scripts, lost re
     await counter.initialise('k2', '2025-01', 0, later)
     // Redis holds the command while paused; the client gives up waiting before it runs.
     await redis.command('CLIENT', 'PAUSE', 7000, 'ALL')
-    const lost = await counter.consume('k2', '2025-01', 10, 'op-lost').then(() => undefined, (error: unknown) => error)
+    const lost = await counter.consume('k2', '2025-01', 10, 'op-lost').then(
+      () => undefined,
+      (error: unknown) => error,
+    )
     t.type(lost, CounterUnavailableError)
     t.equal((lost as CounterUnavailableError).outcomeUnknown, true, 'it may have counted')
     let reconciled: unknown

@@ -50,7 +50,6 @@ function remainingOf(res: LightMyRequestResponse): number {
   return Number(res.headers['x-ratelimit-remaining'])
 }
 
-
 const backends: Array<{ name: string; env: Record<string, string>; skip: string | false }> = [
   { name: 'the embedded counter', env: {}, skip: false },
   {
@@ -115,7 +114,11 @@ for (const backend of backends) {
       t.equal((await call(t, app, { url: '/api/v1/keys', headers: { authorization: `Bearer ${token('counting')}` } })).statusCode, 200, '/keys')
       const books = await call(t, app, { url: '/api/v1/books', headers: { 'x-api-key': key } })
       t.equal(books.statusCode, 200, '/books')
-      t.equal((await call(t, app, { url: '/api/v1/books', headers: { 'x-api-key': key, 'if-none-match': String(books.headers.etag) } })).statusCode, 304, '/books 304')
+      t.equal(
+        (await call(t, app, { url: '/api/v1/books', headers: { 'x-api-key': key, 'if-none-match': String(books.headers.etag) } })).statusCode,
+        304,
+        '/books 304',
+      )
       t.equal((await call(t, app, { url: '/api/v1/openapi.json', headers: { 'x-api-key': key } })).statusCode, 200, '/openapi.json')
       t.equal((await call(t, app, { url: '/api/v1/openapi.yaml', headers: { 'x-api-key': key } })).statusCode, 200, '/openapi.yaml')
       t.equal((await call(t, app, { method: 'POST', url: VERSE, headers: { 'x-api-key': key } })).statusCode, 405, '405')
@@ -145,7 +148,8 @@ for (const backend of backends) {
       const { key } = await newKey()
       for (let i = 1; i <= 25; i++) {
         const res = await verse(key, i % 2 === 0 ? `${VERSE}?style=all` : VERSE)
-        if (res.statusCode !== 200 || remainingOf(res) !== 25 - i) t.fail(`request ${i}: ${res.statusCode}, remaining ${String(res.headers['x-ratelimit-remaining'])}`)
+        if (res.statusCode !== 200 || remainingOf(res) !== 25 - i)
+          t.fail(`request ${i}: ${res.statusCode}, remaining ${String(res.headers['x-ratelimit-remaining'])}`)
       }
       const exceeded = await verse(key)
       t.equal(exceeded.statusCode, 429)
@@ -175,7 +179,14 @@ for (const backend of backends) {
       t.equal(badKey.statusCode, 403, 'a bad style and verse with an unknown key is 403')
       const usage = await call(t, app, { url: '/api/v1/usage', headers: { 'x-api-key': key } })
       t.equal(usage.statusCode, 200, '/usage still answers')
-      t.same(usage.json<KeyUsage>(), { total_queries: 25, limit: 25, tier: 'free', remaining: 0, period_start: '2027-02-01T00:00:00.000Z', period_end: PERIOD_END.toISOString() })
+      t.same(usage.json<KeyUsage>(), {
+        total_queries: 25,
+        limit: 25,
+        tier: 'free',
+        remaining: 0,
+        period_start: '2027-02-01T00:00:00.000Z',
+        period_end: PERIOD_END.toISOString(),
+      })
 
       t.test('Retry-After and t follow the clock', async (t) => {
         t.teardown(() => clock.set(NOW))
@@ -194,7 +205,12 @@ for (const backend of backends) {
         clock.set(new Date('2027-03-01T00:00:00Z'))
         const march = await verse(key)
         t.equal(march.statusCode, 200)
-        assertRateLimit(t, march, { limit: 25, remaining: 24, secondsInPeriod: 31 * 86_400, secondsToReset: 31 * 86_400, end: new Date('2027-04-01T00:00:00Z') }, 'March')
+        assertRateLimit(
+          t,
+          march,
+          { limit: 25, remaining: 24, secondsInPeriod: 31 * 86_400, secondsToReset: 31 * 86_400, end: new Date('2027-04-01T00:00:00Z') },
+          'March',
+        )
         clock.set(NOW)
         t.equal((await verse(key)).statusCode, 429, 'February is still used up')
       })
@@ -208,8 +224,15 @@ for (const backend of backends) {
         const refused = responses.filter((r) => r.statusCode === 429)
         t.equal(ok.length, allowed, `exactly ${allowed} x 200`)
         t.equal(refused.length, responses.length - allowed, `exactly ${responses.length - allowed} x 429`)
-        t.same(ok.map(remainingOf).sort((a, b) => a - b), Array.from({ length: allowed }, (_, i) => i), 'every 200 saw a distinct remaining count')
-        t.ok(refused.every((r) => r.headers['retry-after'] === String(SECONDS_TO_RESET) && remainingOf(r) === 0), 'every 429 has Retry-After and r=0')
+        t.same(
+          ok.map(remainingOf).sort((a, b) => a - b),
+          Array.from({ length: allowed }, (_, i) => i),
+          'every 200 saw a distinct remaining count',
+        )
+        t.ok(
+          refused.every((r) => r.headers['retry-after'] === String(SECONDS_TO_RESET) && remainingOf(r) === 0),
+          'every 429 has Retry-After and r=0',
+        )
       }
 
       t.test('a cold counter: 60 concurrent requests, 25 left', async (t) => {
@@ -228,16 +251,20 @@ for (const backend of backends) {
         t.equal(await testApp.services.usage.keyTotal(id, PERIOD), 25, 'the ledger agrees')
       })
 
-      t.test('two instances sharing Redis: 60 concurrent requests, 25 left', { skip: backend.env.REDIS_URL === undefined ? 'only Redis shares a count between instances' : false }, async (t) => {
-        const second = await buildTestApp(t, { clock, env, database: testApp.database })
-        const { key } = await newKey()
-        const responses = await Promise.all(
-          Array.from({ length: 60 }, (_, i) => call(t, i % 2 === 0 ? app : second.app, { url: VERSE, headers: { 'x-api-key': key } })),
-        )
-        check(t, responses, 25)
-        t.equal((await call(t, second.app, { url: VERSE, headers: { 'x-api-key': key } })).statusCode, 429, 'the second instance sees the shared count')
-        await second.services.usage.flush()
-      })
+      t.test(
+        'two instances sharing Redis: 60 concurrent requests, 25 left',
+        { skip: backend.env.REDIS_URL === undefined ? 'only Redis shares a count between instances' : false },
+        async (t) => {
+          const second = await buildTestApp(t, { clock, env, database: testApp.database })
+          const { key } = await newKey()
+          const responses = await Promise.all(
+            Array.from({ length: 60 }, (_, i) => call(t, i % 2 === 0 ? app : second.app, { url: VERSE, headers: { 'x-api-key': key } })),
+          )
+          check(t, responses, 25)
+          t.equal((await call(t, second.app, { url: VERSE, headers: { 'x-api-key': key } })).statusCode, 429, 'the second instance sees the shared count')
+          await second.services.usage.flush()
+        },
+      )
     })
 
     t.test('the tier sets the limit, at once', async (t) => {
@@ -249,7 +276,10 @@ for (const backend of backends) {
       t.equal(developer.statusCode, 200, 'developer tier: more queries at once')
       assertRateLimit(t, developer, { limit: 40, remaining: 14 }, 'developer')
       const usage = (await call(t, app, { url: '/api/v1/usage', headers: { 'x-api-key': key } })).json<KeyUsage>()
-      t.same({ tier: usage.tier, limit: usage.limit, total: usage.total_queries, remaining: usage.remaining }, { tier: 'developer', limit: 40, total: 26, remaining: 14 })
+      t.same(
+        { tier: usage.tier, limit: usage.limit, total: usage.total_queries, remaining: usage.remaining },
+        { tier: 'developer', limit: 40, total: 26, remaining: 14 },
+      )
       await testApp.services.keys.setTier(id, 'scale')
       assertRateLimit(t, await verse(key), { limit: 60, remaining: 33 }, 'scale')
       await testApp.services.keys.setTier(id, 'free')

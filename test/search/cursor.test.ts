@@ -5,7 +5,11 @@ import { decodeCursor, encodeCursor } from '../../src/search/cursor.js'
 const scope = { q: 'love', style: 'faithful', book: undefined }
 
 t.test('a cursor gives back the position it was made from', async (t) => {
-  for (const key of [{ score: 12.345678901234567, doc: 26_045 }, { score: 0, doc: 0 }, { score: 1e-9, doc: 31_101 }]) {
+  for (const key of [
+    { score: 12.345678901234567, doc: 26_045 },
+    { score: 0, doc: 0 },
+    { score: 1e-9, doc: 31_101 },
+  ]) {
     const cursor = encodeCursor(scope, key)
     t.match(cursor, /^[A-Za-z0-9_-]{1,200}$/, 'URL-safe and within the contract limit')
     t.same(decodeCursor(cursor, scope), key)
@@ -14,14 +18,29 @@ t.test('a cursor gives back the position it was made from', async (t) => {
 
 t.test('a cursor is valid only for the same q, style and book', async (t) => {
   const cursor = encodeCursor(scope, { score: 3, doc: 5 })
-  for (const other of [{ ...scope, q: 'Love' }, { ...scope, style: 'all' }, { ...scope, book: 'john' }]) {
+  for (const other of [
+    { ...scope, q: 'Love' },
+    { ...scope, style: 'all' },
+    { ...scope, book: 'john' },
+  ]) {
     t.throws(() => decodeCursor(cursor, other), { name: 'CursorError' }, JSON.stringify(other))
   }
 })
 
 t.test('garbage is refused, never misread', async (t) => {
   const good = encodeCursor(scope, { score: 3, doc: 5 })
-  const cases = ['', 'abc', good.slice(1), `${good}A`, `${good}=`, good.replace(/^./, (c) => (c === 'c' ? 'd' : 'c')), 'bm9wZQ', '////', 'ä', Buffer.from('s1xxxxxxxxyyyyyyyyzzzz').toString('base64url')]
+  const cases = [
+    '',
+    'abc',
+    good.slice(1),
+    `${good}A`,
+    `${good}=`,
+    good.replace(/^./, (c) => (c === 'c' ? 'd' : 'c')),
+    'bm9wZQ',
+    '////',
+    'ä',
+    Buffer.from('s1xxxxxxxxyyyyyyyyzzzz').toString('base64url'),
+  ]
   const nan = Buffer.from(good, 'base64url')
   nan.writeDoubleBE(Number.NaN, 10)
   cases.push(nan.toString('base64url'))

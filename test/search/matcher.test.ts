@@ -4,7 +4,11 @@ import { findMatches, pageOf } from '../../src/search/matcher.js'
 import { parseQuery } from '../../src/search/query.js'
 import { buildSearchIndex, type IndexedVerse, type SearchField } from '../../src/search/search.index.js'
 
-const verse = (id: number, book: number, kjv: string, faithful: string | null = null, casual: string | null = null): IndexedVerse => ({ id, book, texts: { kjv, faithful, casual } })
+const verse = (id: number, book: number, kjv: string, faithful: string | null = null, casual: string | null = null): IndexedVerse => ({
+  id,
+  book,
+  texts: { kjv, faithful, casual },
+})
 const corpus = [
   verse(1, 1, 'In the beginning God created the heaven and the earth.', 'In the beginning God created the heavens and the earth.'),
   verse(2, 1, 'And God said, Let there be light: and there was light.', 'God said, Let there be light.', 'God spoke and light appeared.'),

@@ -48,7 +48,11 @@ for (const { kind, skip } of availableKinds()) {
       t.equal(first?.slug, 'john-3-16')
       t.equal(first?.reference, 'John 3:16')
       t.match(first?.kjv_text, /^For God so loved the world/)
-      t.same(first?.snippets.map((s) => s.field), ['kjv', 'faithful'], 'kjv first, then the style searched')
+      t.same(
+        first?.snippets.map((s) => s.field),
+        ['kjv', 'faithful'],
+        'kjv first, then the style searched',
+      )
       t.equal(first?.snippets[0]?.text.startsWith('For <mark>God so loved the world</mark>,'), true, 'the phrase is one mark')
       t.type(first?.score, 'number')
       const verse = (await call(t, app, { url: '/api/v1/verse/john-3-16', headers })).json<VerseResource>()
@@ -60,18 +64,28 @@ for (const { kind, skip } of availableKinds()) {
       t.ok(words.total > 1, `the words appear together in several verses (${words.total})`)
       t.equal(words.data[0]?.slug, 'psalms-23-1', 'the verse with the phrase ranks first')
       const phrase = await search({ q: '"the LORD is my shepherd"' })
-      t.same(phrase.data.map((h) => h.slug), ['psalms-23-1'])
+      t.same(
+        phrase.data.map((h) => h.slug),
+        ['psalms-23-1'],
+      )
       t.equal(phrase.total, 1)
       t.equal((await search({ q: '"shepherd my is lord the"' })).total, 0, 'order matters')
       t.equal((await search({ q: '"the lord is my shepherds"' })).total, 0, 'a phrase is matched as written, not by stem')
       const mixed = await search({ q: 'want "my shepherd"', book: 'psalms' })
-      t.same(mixed.data.map((h) => h.slug), ['psalms-23-1'], 'words and phrases together')
+      t.same(
+        mixed.data.map((h) => h.slug),
+        ['psalms-23-1'],
+        'words and phrases together',
+      )
     })
 
     t.test('every word must appear, in any of the searched texts', async (t) => {
       const both = await search({ q: 'jesus wept' })
       t.equal(both.data[0]?.slug, 'john-11-35', 'the shortest verse with both words ranks first')
-      t.ok(both.data.every((h) => /jesus/i.test(h.snippets.map((s) => s.text).join()) && /wept/i.test(h.snippets.map((s) => s.text).join())), 'each hit has both words')
+      t.ok(
+        both.data.every((h) => /jesus/i.test(h.snippets.map((s) => s.text).join()) && /wept/i.test(h.snippets.map((s) => s.text).join())),
+        'each hit has both words',
+      )
       t.equal((await search({ q: 'jesus wept zebra' })).total, 0, 'one missing word is enough to exclude a verse')
       for (const hit of (await search({ q: 'faith hope charity', limit: '50' })).data) {
         const texts = hit.snippets.map((s) => s.text.toLowerCase()).join(' ')
@@ -103,7 +117,9 @@ for (const { kind, skip } of availableKinds()) {
     })
 
     t.test('total is exact, even for a word in most verses', async (t) => {
-      const expected = [...testApp.stores.verses.all()].filter((v) => /\bthe\b/i.test(v.text) || /\bthe\b/i.test(testApp.stores.content.get(v.id, 'faithful')?.simplifiedText ?? '')).length
+      const expected = [...testApp.stores.verses.all()].filter(
+        (v) => /\bthe\b/i.test(v.text) || /\bthe\b/i.test(testApp.stores.content.get(v.id, 'faithful')?.simplifiedText ?? ''),
+      ).length
       const the = await search({ q: 'the' })
       t.equal(the.total, expected)
       t.equal(the.data.length, 10, 'the default page size')
@@ -112,7 +128,10 @@ for (const { kind, skip } of availableKinds()) {
     t.test('book filter by slug or alias; an unknown book is 400', async (t) => {
       const john = await walk({ q: 'light', book: 'john', limit: '50' })
       t.ok(john.slugs.length > 10)
-      t.ok(john.slugs.every((s) => /^john-\d+-\d+$/.test(s)), 'only John')
+      t.ok(
+        john.slugs.every((s) => /^john-\d+-\d+$/.test(s)),
+        'only John',
+      )
       const alias = await walk({ q: 'light', book: 'Jn', limit: '50' })
       t.same(alias.slugs, john.slugs, 'an alias gives the same results')
       const first = await search({ q: 'love', book: '1jn' })
@@ -123,7 +142,10 @@ for (const { kind, skip } of availableKinds()) {
         t.equal(res.statusCode, 400, `book=${book.slice(0, 10)}`)
         const problem = res.json<Problem>()
         t.equal(problem.code, 'invalid_parameter')
-        t.same(problem.errors?.map((e) => e.location), ['querystring/book'])
+        t.same(
+          problem.errors?.map((e) => e.location),
+          ['querystring/book'],
+        )
       }
     })
 
@@ -131,15 +153,31 @@ for (const { kind, skip } of availableKinds()) {
       // The phrase is in the casual text of Genesis 1:1, in neither its KJV nor its faithful text.
       const phrase = '"sky above and the earth below"'
       const casual = await search({ q: phrase, style: 'casual', book: 'genesis' })
-      t.same(casual.data.map((h) => h.slug), ['genesis-1-1'])
-      t.same(casual.data[0]?.snippets.map((s) => s.field), ['casual'])
+      t.same(
+        casual.data.map((h) => h.slug),
+        ['genesis-1-1'],
+      )
+      t.same(
+        casual.data[0]?.snippets.map((s) => s.field),
+        ['casual'],
+      )
       t.match(casual.data[0]?.snippets[0]?.text, /the <mark>sky above and the earth below<\/mark>/)
-      t.same((await search({ q: phrase, style: 'all', book: 'genesis' })).data.map((h) => h.slug), ['genesis-1-1'])
+      t.same(
+        (await search({ q: phrase, style: 'all', book: 'genesis' })).data.map((h) => h.slug),
+        ['genesis-1-1'],
+      )
       t.equal((await search({ q: phrase, book: 'genesis' })).total, 0, 'faithful (the default) does not search the casual text')
       const all = await search({ q: '"God so loved the world"', style: 'all' })
-      t.same(all.data[0]?.snippets.map((s) => s.field), ['kjv', 'faithful'], 'only the texts that matched have a snippet')
+      t.same(
+        all.data[0]?.snippets.map((s) => s.field),
+        ['kjv', 'faithful'],
+        'only the texts that matched have a snippet',
+      )
       const lord = await search({ q: 'lord', style: 'all', book: 'genesis', limit: '50' })
-      t.ok(lord.data.some((h) => h.snippets.map((s) => s.field).join() === 'kjv,faithful,casual'), 'kjv, faithful, casual in that order')
+      t.ok(
+        lord.data.some((h) => h.snippets.map((s) => s.field).join() === 'kjv,faithful,casual'),
+        'kjv, faithful, casual in that order',
+      )
       t.equal((await get({ q: 'love', style: 'both' })).statusCode, 400)
     })
 
@@ -154,9 +192,16 @@ for (const { kind, skip } of availableKinds()) {
       t.equal(pages.at(-1)?.next_cursor, null)
       t.ok(pages.slice(0, -1).every((p) => p.data.length === 7 && p.next_cursor !== null))
       const scores = pages.flatMap((p) => p.data.map((h) => h.score))
-      t.ok(scores.every((s, i) => i === 0 || s <= (scores[i - 1] ?? Infinity)), 'scores never increase')
+      t.ok(
+        scores.every((s, i) => i === 0 || s <= (scores[i - 1] ?? Infinity)),
+        'scores never increase',
+      )
       const big = await search({ ...query, limit: '50' })
-      t.same(big.data.map((h) => h.slug), slugs.slice(0, 50), 'the same order whatever the page size')
+      t.same(
+        big.data.map((h) => h.slug),
+        slugs.slice(0, 50),
+        'the same order whatever the page size',
+      )
       const none = await search({ q: 'xylophone' })
       t.same(none, { query: 'xylophone', total: 0, data: [], next_cursor: null })
     })
@@ -188,18 +233,33 @@ for (const { kind, skip } of availableKinds()) {
         t.equal(res.statusCode, 400, label)
         const problem = res.json<Problem>()
         t.equal(problem.code, 'invalid_parameter', label)
-        t.same(problem.errors?.map((e) => e.location), ['querystring/cursor'], label)
+        t.same(
+          problem.errors?.map((e) => e.location),
+          ['querystring/cursor'],
+          label,
+        )
       }
       const second = await search({ q: 'lord', book: 'ruth', cursor })
-      t.same((await search({ q: 'lord', book: 'ru', cursor })).data.map((h) => h.slug), second.data.map((h) => h.slug), 'a book alias keeps the cursor valid')
-      t.notSame(second.data.map((h) => h.slug), first.data.map((h) => h.slug))
+      t.same(
+        (await search({ q: 'lord', book: 'ru', cursor })).data.map((h) => h.slug),
+        second.data.map((h) => h.slug),
+        'a book alias keeps the cursor valid',
+      )
+      t.notSame(
+        second.data.map((h) => h.slug),
+        first.data.map((h) => h.slug),
+      )
     })
 
     t.test('a query with nothing to search for is 400 naming q', async (t) => {
       for (const q of ['!!!', '""', '   ', '" "', '?', '…']) {
         const res = await get({ q })
         t.equal(res.statusCode, 400, JSON.stringify(q))
-        t.same(res.json<Problem>().errors?.map((e) => e.location), ['querystring/q'], JSON.stringify(q))
+        t.same(
+          res.json<Problem>().errors?.map((e) => e.location),
+          ['querystring/q'],
+          JSON.stringify(q),
+        )
       }
       t.equal((await call(t, app, { url: '/api/v1/search', headers })).statusCode, 400, 'q is required')
       t.equal((await get({ q: 'x'.repeat(201) })).statusCode, 400, 'q is at most 200 characters')
@@ -231,7 +291,32 @@ for (const { kind, skip } of availableKinds()) {
     })
 
     t.test('fuzzed q, book and cursor never give a 500', async (t) => {
-      const pieces = ['"', '“', "'", '’', '-', 'ǽ', 'é', '😀', '\u0000', '\u200b', '<mark>', '&amp;', '%', '\\', ' ', 'lord', 'the', 'ETH', 'eth', 'est', '0', '٣', 'Ω', 'ﬁ']
+      const pieces = [
+        '"',
+        '“',
+        "'",
+        '’',
+        '-',
+        'ǽ',
+        'é',
+        '😀',
+        '\u0000',
+        '\u200b',
+        '<mark>',
+        '&amp;',
+        '%',
+        '\\',
+        ' ',
+        'lord',
+        'the',
+        'ETH',
+        'eth',
+        'est',
+        '0',
+        '٣',
+        'Ω',
+        'ﬁ',
+      ]
       const random = (n: number): string => Array.from({ length: n }, () => pieces[Math.floor(Math.random() * pieces.length)] ?? '').join('')
       for (let i = 0; i < 150; i++) {
         const query: Record<string, string> = { q: random(1 + (i % 30)) }
@@ -242,7 +327,10 @@ for (const { kind, skip } of availableKinds()) {
         t.ok(res.statusCode === 200 || res.statusCode === 400, `${res.statusCode} for ${JSON.stringify(query)}`)
         if (res.statusCode === 200) {
           const body = res.json<SearchResults>()
-          t.ok(body.data.every((h) => h.snippets.length > 0 && h.snippets.every((s) => !/<(?!\/?mark>)/.test(s.text))), 'snippets hold only <mark> markup')
+          t.ok(
+            body.data.every((h) => h.snippets.length > 0 && h.snippets.every((s) => !/<(?!\/?mark>)/.test(s.text))),
+            'snippets hold only <mark> markup',
+          )
         }
       }
       for (const raw of ['q=%FF', 'q=%', 'q=%E0%A4%A', 'q=lord&book=%E0%A4%A', 'q=lord&cursor=%FF%FE']) {
@@ -283,7 +371,11 @@ t.test('search keys: 401, 403, 429 and preflight', async (t) => {
   t.type(exhausted.headers['retry-after'], 'string')
   t.equal((await call(t, app, { url: '/api/v1/search?q=!!!', headers })).statusCode, 400, 'validation comes before the quota')
 
-  const preflight = await call(t, app, { method: 'OPTIONS', url: '/api/v1/search', headers: { origin: 'https://app.example', 'access-control-request-method': 'GET' } })
+  const preflight = await call(t, app, {
+    method: 'OPTIONS',
+    url: '/api/v1/search',
+    headers: { origin: 'https://app.example', 'access-control-request-method': 'GET' },
+  })
   t.equal(preflight.statusCode, 204)
   t.equal(preflight.headers['access-control-allow-origin'], '*')
   t.match(String(preflight.headers['access-control-allow-methods']), /GET/)

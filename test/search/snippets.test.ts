@@ -16,7 +16,10 @@ function render(text: string, h: Highlighter): string {
 
 t.test('short texts are whole, with every match marked', async (t) => {
   t.equal(render('Jesus wept.', highlighter(['wept'])), 'Jesus <mark>wept</mark>.')
-  t.equal(render('He that loveth not knoweth not God; for God is love.', highlighter(['love'])), 'He that <mark>loveth</mark> not knoweth not God; for God is <mark>love</mark>.')
+  t.equal(
+    render('He that loveth not knoweth not God; for God is love.', highlighter(['love'])),
+    'He that <mark>loveth</mark> not knoweth not God; for God is <mark>love</mark>.',
+  )
 })
 
 t.test('a phrase is one mark; its words elsewhere are marked only as words of the query', async (t) => {

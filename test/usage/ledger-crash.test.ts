@@ -6,7 +6,11 @@ import t from 'tap'
 import { runCli } from '../helpers/cli.js'
 import { removeDataDir, seededDataDir, startServer, type ServerProcess } from '../helpers/server.js'
 
-interface Load { ok: number; failed: number; other: number }
+interface Load {
+  ok: number
+  failed: number
+  other: number
+}
 
 /** Sends requests on `connections` parallel loops until `stop()` resolves; counts the outcomes. */
 function load(server: ServerProcess, key: string, connections: number): { answered: () => number; stop: () => Promise<Load> } {
@@ -77,7 +81,10 @@ for (const variant of variants) {
     const afterCrash = await usageTotal(dataDir, env)
     t.ok(afterCrash >= killed.ok, `no answered query is lost: ledger ${afterCrash} >= ${killed.ok} answered`)
     t.ok(afterCrash <= killed.ok + killed.failed, `nothing is counted twice: ledger ${afterCrash} <= ${killed.ok} answered + ${killed.failed} cut off`)
-    t.ok(second.logs.some((l) => l.msg === 'usage journal replayed into the ledger') || afterCrash === killed.ok, 'the journal was replayed (or everything had been flushed)')
+    t.ok(
+      second.logs.some((l) => l.msg === 'usage journal replayed into the ledger') || afterCrash === killed.ok,
+      'the journal was replayed (or everything had been flushed)',
+    )
 
     // A graceful stop loses nothing either, and counts exactly what was answered.
     const more = load(second, key, 8)
@@ -96,7 +103,10 @@ for (const variant of variants) {
       // Redis outlives the process: requests cut off by the kill after Redis counted them (but
       // before they were journalled and answered) stay in the counter. The quota errs towards
       // the client never getting more than its allowance, by at most the requests in flight.
-      t.ok(body.total_queries >= ledger && body.total_queries <= ledger + killed.failed, `the Redis counter (${body.total_queries}) is the ledger (${ledger}) plus at most the ${killed.failed} cut-off requests`)
+      t.ok(
+        body.total_queries >= ledger && body.total_queries <= ledger + killed.failed,
+        `the Redis counter (${body.total_queries}) is the ledger (${ledger}) plus at most the ${killed.failed} cut-off requests`,
+      )
     }
     t.equal(body.remaining, 1000000 - body.total_queries)
     t.equal(await third.stop('SIGTERM'), 0)

@@ -34,7 +34,10 @@ for (const { kind, skip } of availableKinds()) {
   t.test(`settledTotal (${kind})`, { skip }, async (t) => {
     const database = await openTestDatabase(kind, { seeded: true })
     t.teardown(() => database.close())
-    await new KeysRepository(database.db).insertWithinLimit({ id: KEY, accountId: 'a', name: 'k', keyHash: 'e'.repeat(64), prefix: 'pv_test', tier: 'free', allowedDomains: [] }, 25)
+    await new KeysRepository(database.db).insertWithinLimit(
+      { id: KEY, accountId: 'a', name: 'k', keyHash: 'e'.repeat(64), prefix: 'pv_test', tier: 'free', allowedDomains: [] },
+      25,
+    )
 
     const a = instance(t, database)
     const b = instance(t, database)

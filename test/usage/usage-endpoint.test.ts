@@ -19,7 +19,6 @@ type AccountUsage = components['schemas']['AccountUsage']
 const redisEnv: Record<string, string> = REDIS_URL === undefined ? {} : { REDIS_URL }
 const USAGE = '/api/v1/usage'
 
-
 t.test('usage', async (t) => {
   const testApp = await buildTestApp(t, { env: { AUTH_JWT_SECRET: TEST_JWT_SECRET, QUOTA_FREE: '10', QUOTA_DEVELOPER: '100', ...redisEnv } })
   const { app } = testApp
@@ -32,8 +31,7 @@ t.test('usage', async (t) => {
   const alice = { authorization: `Bearer ${signToken('alice')}` }
   const bob = { authorization: `Bearer ${signToken('bob')}` }
   const usage = (headers: Record<string, string>): Promise<LightMyRequestResponse> => call(t, app, { url: USAGE, headers })
-  const verse = async (key: string, url = '/api/v1/verse/john-3-16'): Promise<number> =>
-    (await call(t, app, { url, headers: { 'x-api-key': key } })).statusCode
+  const verse = async (key: string, url = '/api/v1/verse/john-3-16'): Promise<number> => (await call(t, app, { url, headers: { 'x-api-key': key } })).statusCode
   const keyForm = (usedQueries: number, limit: number, tier: KeyUsage['tier']): KeyUsage => ({
     total_queries: usedQueries,
     limit,
@@ -96,7 +94,11 @@ t.test('usage', async (t) => {
     const theirs = (await usage(bob)).json<AccountUsage>()
     t.equal(theirs.total_queries, 3, `${when}: bob's total`)
     t.same(theirs.by_style, { faithful: 3, casual: 0, all: 0 })
-    t.same(theirs.keys.map((k) => k.id), [b1.id], `${when}: bob sees only his key`)
+    t.same(
+      theirs.keys.map((k) => k.id),
+      [b1.id],
+      `${when}: bob sees only his key`,
+    )
   }
 
   t.test('both forms, before the ledger is flushed', (t) => checkAll(t, 'journal'))

@@ -21,7 +21,33 @@ const seed = Number(process.env.FUZZ_SEED ?? Date.now() % 1_000_000)
 const random = rng(seed)
 const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.:~!$&\'()*+,;=@ %/?#[]{}"<>\\^`|\u00e9\u00f6\u4e2d\u{1f600}\u0000\u202e'
-const PIECES = ['john', 'jn', '1', '3', '16', '0', '-', '999', '1-corinthians', 'psalms', 'song-of-songs', '..', '%00', '%2F', '%ZZ', '\u00ff', 'null', 'undefined', '__proto__', 'constructor', ' ', '1e3', '-1', '0x10', 'NaN']
+const PIECES = [
+  'john',
+  'jn',
+  '1',
+  '3',
+  '16',
+  '0',
+  '-',
+  '999',
+  '1-corinthians',
+  'psalms',
+  'song-of-songs',
+  '..',
+  '%00',
+  '%2F',
+  '%ZZ',
+  '\u00ff',
+  'null',
+  'undefined',
+  '__proto__',
+  'constructor',
+  ' ',
+  '1e3',
+  '-1',
+  '0x10',
+  'NaN',
+]
 
 function randomString(max: number): string {
   const length = Math.floor(random() * max)
@@ -38,7 +64,10 @@ t.test(`fuzzing the verse endpoint (FUZZ_SEED=${seed})`, async (t) => {
   let served = 0
   for (let i = 0; i < 600; i++) {
     const slug = random() < 0.2 ? `${pick(PIECES)}-${Math.floor(random() * 200)}-${Math.floor(random() * 200)}` : randomString(random() < 0.05 ? 3000 : 40)
-    const query = random() < 0.5 ? '' : `?${random() < 0.5 ? 'style' : randomString(8)}=${random() < 0.6 ? pick(styles) : randomString(20)}${random() < 0.2 ? `&style=${pick(styles)}` : ''}`
+    const query =
+      random() < 0.5
+        ? ''
+        : `?${random() < 0.5 ? 'style' : randomString(8)}=${random() < 0.6 ? pick(styles) : randomString(20)}${random() < 0.2 ? `&style=${pick(styles)}` : ''}`
     // Let the URL encoder deal with characters that cannot appear raw; some requests keep raw bytes.
     const path = random() < 0.7 ? encodeURIComponent(slug) : slug.replace(/[\s#?]/g, '')
     const url = `/api/v1/verse/${path}${query}`
@@ -56,12 +85,33 @@ t.test(`fuzzing the other inputs (FUZZ_SEED=${seed})`, async (t) => {
   const { app } = testApp
   const { key } = await createTestKey(testApp)
   const templates: Array<() => { method: 'GET' | 'POST' | 'DELETE'; url: string; headers: Record<string, string>; payload?: string }> = [
-    () => ({ method: 'GET', url: `/api/v1/narratives/${encodeURIComponent(randomString(60))}?style=${encodeURIComponent(randomString(6))}`, headers: { 'x-api-key': key } }),
-    () => ({ method: 'GET', url: `/api/v1/narratives?${pick(['gospel', 'q', 'limit', 'cursor', randomString(5)])}=${encodeURIComponent(randomString(random() < 0.1 ? 400 : 20))}`, headers: { 'x-api-key': key } }),
+    () => ({
+      method: 'GET',
+      url: `/api/v1/narratives/${encodeURIComponent(randomString(60))}?style=${encodeURIComponent(randomString(6))}`,
+      headers: { 'x-api-key': key },
+    }),
+    () => ({
+      method: 'GET',
+      url: `/api/v1/narratives?${pick(['gospel', 'q', 'limit', 'cursor', randomString(5)])}=${encodeURIComponent(randomString(random() < 0.1 ? 400 : 20))}`,
+      headers: { 'x-api-key': key },
+    }),
     () => ({ method: 'GET', url: `/api/v1/books/${encodeURIComponent(randomString(random() < 0.1 ? 3000 : 30))}`, headers: {} }),
-    () => ({ method: 'DELETE', url: `/api/v1/keys/${encodeURIComponent(randomString(40))}`, headers: { authorization: `Bearer ${randomString(80).replace(/[^\x21-\x7e]/g, '')}` } }),
-    () => ({ method: 'GET', url: '/api/v1/usage', headers: { [pick(['x-api-key', 'authorization'])]: `${pick(['', 'Bearer ', 'pv_', 'Bearer pv_'])}${randomString(50).replace(/[^\x21-\x7e]/g, '')}` } }),
-    () => ({ method: 'POST', url: '/api/v1/keys', headers: { authorization: `Bearer ${randomString(30).replace(/[^\x21-\x7e]/g, '')}`, 'content-type': 'application/json' }, payload: randomString(200) }),
+    () => ({
+      method: 'DELETE',
+      url: `/api/v1/keys/${encodeURIComponent(randomString(40))}`,
+      headers: { authorization: `Bearer ${randomString(80).replace(/[^\x21-\x7e]/g, '')}` },
+    }),
+    () => ({
+      method: 'GET',
+      url: '/api/v1/usage',
+      headers: { [pick(['x-api-key', 'authorization'])]: `${pick(['', 'Bearer ', 'pv_', 'Bearer pv_'])}${randomString(50).replace(/[^\x21-\x7e]/g, '')}` },
+    }),
+    () => ({
+      method: 'POST',
+      url: '/api/v1/keys',
+      headers: { authorization: `Bearer ${randomString(30).replace(/[^\x21-\x7e]/g, '')}`, 'content-type': 'application/json' },
+      payload: randomString(200),
+    }),
   ]
   for (let i = 0; i < 400; i++) {
     const request = pick(templates)()

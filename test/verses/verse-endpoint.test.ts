@@ -4,6 +4,16 @@ import { buildTestApp, createTestKey } from '../helpers/app.js'
 import { call } from '../helpers/http.js'
 import type { VerseResource } from '../../src/verses/verses.service.js'
 import type { Problem } from '../../src/errors.js'
+import type { components } from '../../generated/api-types.js'
+import { readFileSync } from 'node:fs'
+import { projectPath } from '../../src/infra/paths.js'
+
+type BookDetail = components['schemas']['BookDetail']
+type Passage = components['schemas']['Passage']
+
+// The committed outline and the BSB headings it must not repeat, to check what is served against.
+const outline = JSON.parse(readFileSync(projectPath('db/sections/sections.json'), 'utf8')) as Array<{ slug: string; title: string; book: string; seq: number }>
+const narrativeTable = JSON.parse(readFileSync(projectPath('db/narratives/narratives.json'), 'utf8')) as Array<{ slug: string; title: string; gospel: string }>
 
 for (const { kind, skip } of availableKinds()) {
   t.test(`verse endpoint on ${kind}`, { skip }, async (t) => {
@@ -18,7 +28,10 @@ for (const { kind, skip } of availableKinds()) {
       const body = res.json<VerseResource>()
       t.equal(body.reference, 'John 3:16')
       t.equal(body.slug, 'john-3-16')
-      t.equal(body.kjv_text, 'For God so loved the world, that he gave his only begotten Son, that whosoever believeth in him should not perish, but have everlasting life.')
+      t.equal(
+        body.kjv_text,
+        'For God so loved the world, that he gave his only begotten Son, that whosoever believeth in him should not perish, but have everlasting life.',
+      )
       t.match(body.faithful?.simplified_text, /God so loved the world/)
       t.type(body.faithful?.bottom_line, 'string')
       t.type(body.faithful?.historical_context, 'string')
@@ -72,8 +85,24 @@ for (const { kind, skip } of availableKinds()) {
     })
 
     t.test('slugs that name no verse are 404 verse_not_found', async (t) => {
-      const bad = ['john-0-1', 'john-3-0', 'john-3-37', 'john-22-1', '3-john-1-15', 'psalms-117-3', 'nobook-1-1', 'garbage', 'john', 'john-3',
-        'john-3-16-17', '-1-1', 'john--3-16', encodeURIComponent('jöhn-3-16'), encodeURIComponent('john 3 16 ; drop table verses'), 'x'.repeat(5120)]
+      const bad = [
+        'john-0-1',
+        'john-3-0',
+        'john-3-37',
+        'john-22-1',
+        '3-john-1-15',
+        'psalms-117-3',
+        'nobook-1-1',
+        'garbage',
+        'john',
+        'john-3',
+        'john-3-16-17',
+        '-1-1',
+        'john--3-16',
+        encodeURIComponent('jöhn-3-16'),
+        encodeURIComponent('john 3 16 ; drop table verses'),
+        'x'.repeat(5120),
+      ]
       for (const slug of bad) {
         const res = await call(t, app, { url: `/api/v1/verse/${slug}`, headers: { 'x-api-key': key } })
         t.equal(res.statusCode, 404, slug.slice(0, 40))
@@ -104,7 +133,10 @@ for (const { kind, skip } of availableKinds()) {
       t.equal(again.statusCode, 304)
       t.equal(again.body, '')
       t.equal(again.headers.etag, etag)
-      const weak = await call(t, app, { url: '/api/v1/verse/john-3-16?style=all', headers: { 'x-api-key': key, 'if-none-match': `"other", W/${String(etag)}` } })
+      const weak = await call(t, app, {
+        url: '/api/v1/verse/john-3-16?style=all',
+        headers: { 'x-api-key': key, 'if-none-match': `"other", W/${String(etag)}` },
+      })
       t.equal(weak.statusCode, 304, 'weak comparison, lists')
       const other = await call(t, app, { url: '/api/v1/verse/john-3-16?style=faithful', headers: { 'x-api-key': key, 'if-none-match': String(etag) } })
       t.equal(other.statusCode, 200, 'another representation has another tag')
@@ -116,12 +148,20 @@ for (const { kind, skip } of availableKinds()) {
     t.test('books', async (t) => {
       const res = await call(t, app, { url: '/api/v1/books' })
       t.equal(res.statusCode, 200)
-      const books = res.json<{ data: Array<{ name: string; slug: string; testament: string; position: number; chapter_count: number; verse_count: number; verse_counts: number[] }> }>().data
+      const books = res.json<{
+        data: Array<{ name: string; slug: string; testament: string; position: number; chapter_count: number; verse_count: number; verse_counts: number[] }>
+      }>().data
       t.equal(books.length, 66)
       t.equal(books[0]?.name, 'Genesis')
       t.equal(books[65]?.slug, 'revelation')
-      t.equal(books.reduce((n, b) => n + b.chapter_count, 0), 1189)
-      t.equal(books.reduce((n, b) => n + b.verse_count, 0), 31102)
+      t.equal(
+        books.reduce((n, b) => n + b.chapter_count, 0),
+        1189,
+      )
+      t.equal(
+        books.reduce((n, b) => n + b.verse_count, 0),
+        31102,
+      )
       const psalms = books.find((b) => b.slug === 'psalms')
       t.equal(psalms?.verse_counts[116], 2, 'Psalm 117 has two verses')
       t.equal(books.find((b) => b.slug === '3-john')?.verse_counts[0], 14)
@@ -140,14 +180,97 @@ for (const { kind, skip } of availableKinds()) {
       t.match(book.introduction.author, /Paul/)
       const words = book.introduction.text.split(/\s+/).length
       t.ok(words >= 80 && words <= 200, `introduction of ${words} words`)
-      for (const token of ['genesis', 'Psalm', 'song-of-songs', 'REVELATION', 'jn']) t.equal((await call(t, app, { url: `/api/v1/books/${token}` })).statusCode, 200, token)
+      for (const token of ['genesis', 'Psalm', 'song-of-songs', 'REVELATION', 'jn'])
+        t.equal((await call(t, app, { url: `/api/v1/books/${token}` })).statusCode, 200, token)
       for (const token of ['nobook', 'x'.repeat(300), encodeURIComponent('../etc'), '0']) {
         const missing = await call(t, app, { url: `/api/v1/books/${token}` })
         t.equal(missing.statusCode, 404, token.slice(0, 20))
         t.equal(missing.json<Problem>().code, 'book_not_found')
       }
-      const cached = await call(t, app, { url: '/api/v1/books/john', headers: { 'if-none-match': String((await call(t, app, { url: '/api/v1/books/john' })).headers.etag) } })
+      const cached = await call(t, app, {
+        url: '/api/v1/books/john',
+        headers: { 'if-none-match': String((await call(t, app, { url: '/api/v1/books/john' })).headers.etag) },
+      })
       t.equal(cached.statusCode, 304)
+    })
+
+    t.test('every verse carries its section; in the Gospels it is the narrative', async (t) => {
+      const john = (await call(t, app, { url: '/api/v1/verse/john-3-16', headers: { 'x-api-key': key } })).json<VerseResource>()
+      t.same(john.section, { slug: 'john-nicodemus-comes-by-night', title: john.narrative?.title })
+      t.same(john.section, john.narrative, 'the section is the narrative')
+      const genesis = (await call(t, app, { url: '/api/v1/verse/genesis-1-1', headers: { 'x-api-key': key } })).json<VerseResource>()
+      t.notOk('narrative' in genesis, 'no narrative outside the Gospels')
+      const first = outline[0]
+      t.same(genesis.section, { slug: 'genesis-god-creates-the-world-in-six-days', title: 'God creates the world in six days' }, 'our title for Genesis 1')
+      t.same(genesis.section, { slug: first?.slug, title: first?.title }, 'the first section of the outline')
+      t.notMatch(genesis.section.title, /^the creation$/i, 'our own title, not the BSB heading')
+      t.match(genesis.section.slug, /^genesis-[a-z]/)
+      const [psalm1, psalm6, next] = await Promise.all(
+        ['psalms-23-1', 'psalms-23-6', 'psalms-24-1'].map(async (slug) =>
+          (await call(t, app, { url: `/api/v1/verse/${slug}?style=casual`, headers: { 'x-api-key': key } })).json<VerseResource>(),
+        ),
+      )
+      t.same(psalm1?.section, psalm6?.section, 'one psalm is one section')
+      t.not(psalm1?.section.slug, next?.section.slug, 'the next psalm is another')
+      const last = (await call(t, app, { url: '/api/v1/verse/revelation-22-21', headers: { 'x-api-key': key } })).json<VerseResource>()
+      t.same(last.section, { slug: outline.at(-1)?.slug, title: outline.at(-1)?.title }, 'the last verse is in the last section')
+    })
+
+    t.test('a book lists its sections, which cover it in order', async (t) => {
+      let total = 0
+      for (const { slug } of (await call(t, app, { url: '/api/v1/books' })).json<{ data: Array<{ slug: string }> }>().data) {
+        const book = (await call(t, app, { url: `/api/v1/books/${slug}` })).json<BookDetail>()
+        const expected = outline.filter((s) => s.book === book.slug)
+        t.same(
+          book.sections.map((s) => [s.slug, s.title]),
+          expected.map((s) => [s.slug, s.title]),
+          `${slug}: the outline's sections`,
+        )
+        const problems: string[] = []
+        let next = { chapter: 1, verse: 1 }
+        for (const section of book.sections) {
+          if (section.start.chapter !== next.chapter || section.start.verse !== next.verse)
+            problems.push(`${section.slug} starts at ${section.start.chapter}:${section.start.verse}`)
+          const inChapter = book.verse_counts[section.end.chapter - 1] ?? 0
+          next = section.end.verse < inChapter ? { chapter: section.end.chapter, verse: section.end.verse + 1 } : { chapter: section.end.chapter + 1, verse: 1 }
+        }
+        if (next.chapter !== book.chapter_count + 1 || next.verse !== 1) problems.push(`the last section ends before ${book.name} does`)
+        if (book.sections.reduce((n, s) => n + s.verse_count, 0) !== book.verse_count) problems.push('verse counts do not add up')
+        t.same(problems, [], `${book.name} is covered once, in order`)
+        total += book.sections.length
+      }
+      t.equal(total, outline.length, 'every section is on its book')
+      const john = (await call(t, app, { url: '/api/v1/books/jn' })).json<BookDetail>()
+      t.same(
+        john.sections.map((s) => s.slug),
+        narrativeTable.filter((n) => n.gospel === 'john').map((n) => n.slug),
+        "John's sections are its narratives",
+      )
+      const ruth = (await call(t, app, { url: '/api/v1/books/ruth' })).json<BookDetail>()
+      t.match(ruth.sections[0], {
+        reference: 'Ruth 1:1-5',
+        passage: 'ruth-1-1-5',
+        start: { chapter: 1, verse: 1 },
+        end: { chapter: 1, verse: 5 },
+        verse_count: 5,
+      })
+      const psalms = (await call(t, app, { url: '/api/v1/books/psalms' })).json<BookDetail>()
+      t.match(psalms.sections[22], { reference: 'Psalms 23', passage: 'psalms-23', verse_count: 6 })
+    })
+
+    t.test("a section's passage slug gives exactly its verses, each naming the section", async (t) => {
+      const genesis = (await call(t, app, { url: '/api/v1/books/genesis' })).json<BookDetail>()
+      for (const section of [genesis.sections[0], genesis.sections[2]]) {
+        if (section === undefined) throw new Error('Genesis has fewer than 3 sections')
+        const passage = (await call(t, app, { url: `/api/v1/passage/${section.passage}?style=faithful`, headers: { 'x-api-key': key } })).json<Passage>()
+        t.equal(passage.slug, section.passage)
+        t.equal(passage.reference, section.reference)
+        t.equal(passage.verses.length, section.verse_count)
+        t.ok(
+          passage.verses.every((v) => v.section.slug === section.slug && v.section.title === section.title),
+          `${section.reference}: every verse names ${section.slug}`,
+        )
+      }
     })
 
     t.test('every book has an introduction', async (t) => {

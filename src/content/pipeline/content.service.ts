@@ -34,7 +34,12 @@ export interface ContentLine {
 const IMPORTABLE_METHODS: readonly ContentMethod[] = ['curated', 'generated']
 
 /** The hash that identifies a piece of content's text. */
-export function contentHash(fields: { simplifiedText: string | null; bottomLine: string | null; historicalContext: string | null; practicalReflection: string | null }): string {
+export function contentHash(fields: {
+  simplifiedText: string | null
+  bottomLine: string | null
+  historicalContext: string | null
+  practicalReflection: string | null
+}): string {
   return createHash('sha256')
     .update(JSON.stringify([fields.simplifiedText, fields.bottomLine, fields.historicalContext, fields.practicalReflection]))
     .digest('hex')
@@ -54,7 +59,12 @@ export class ContentService {
    */
   parse(text: string, options: { readonly level?: ValidationLevel } = {}): { rows: StoredContent[]; rejected: RejectedLine[]; lines: number } {
     const level = options.level ?? 'storage'
-    return parseJsonlLines(text, (raw) => this.parseLine(raw, level), (row) => `${row.verseId}:${row.style}:${row.method}`, 'verse, style and method')
+    return parseJsonlLines(
+      text,
+      (raw) => this.parseLine(raw, level),
+      (row) => `${row.verseId}:${row.style}:${row.method}`,
+      'verse, style and method',
+    )
   }
 
   /** Imports JSONL text: all lines or none; idempotent (the same line twice changes nothing). */
@@ -104,7 +114,14 @@ export class ContentService {
     return this.toRow(verse.id, style, fields as Record<string, string>, origin.method, origin.model, origin.promptVersion)
   }
 
-  private toRow(verseId: number, style: Style, fields: Record<string, string>, method: ContentMethod, model: string | null, promptVersion: string): StoredContent {
+  private toRow(
+    verseId: number,
+    style: Style,
+    fields: Record<string, string>,
+    method: ContentMethod,
+    model: string | null,
+    promptVersion: string,
+  ): StoredContent {
     const text = (name: string): string | null => (typeof fields[name] === 'string' ? (fields[name] as string).trim() : null)
     const body = {
       simplifiedText: text('simplified_text'),
@@ -121,7 +138,12 @@ export class ContentService {
     if (verse === undefined || book === undefined) throw new Error(`content for unknown verse ${row.verseId}`)
     const fields: Record<string, string> = {}
     for (const name of STYLE_FIELDS[row.style]) {
-      const value = { simplified_text: row.simplifiedText, bottom_line: row.bottomLine, historical_context: row.historicalContext, practical_reflection: row.practicalReflection }[name]
+      const value = {
+        simplified_text: row.simplifiedText,
+        bottom_line: row.bottomLine,
+        historical_context: row.historicalContext,
+        practical_reflection: row.practicalReflection,
+      }[name]
       if (value !== null && value !== undefined) fields[name] = value
     }
     return {

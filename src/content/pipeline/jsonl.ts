@@ -11,7 +11,12 @@ export interface RejectedLine {
  * rejected), reporting problems by line number and rejecting a second line for the same key.
  * @param what names the key in the duplicate message, e.g. "verse, style and method".
  */
-export function parseJsonlLines<T>(text: string, parseLine: (raw: string) => T | string, keyOf: (row: T) => string, what: string): { rows: T[]; rejected: RejectedLine[]; lines: number } {
+export function parseJsonlLines<T>(
+  text: string,
+  parseLine: (raw: string) => T | string,
+  keyOf: (row: T) => string,
+  what: string,
+): { rows: T[]; rejected: RejectedLine[]; lines: number } {
   const rows: T[] = []
   const rejected: RejectedLine[] = []
   const seen = new Map<string, number>()

@@ -24,7 +24,9 @@ export interface NarrativeContentLine {
 
 /** The hash that identifies a narrative's content text. */
 export function narrativeContentHash(fields: { summary: string; bottomLine: string }): string {
-  return createHash('sha256').update(JSON.stringify([fields.summary, fields.bottomLine])).digest('hex')
+  return createHash('sha256')
+    .update(JSON.stringify([fields.summary, fields.bottomLine]))
+    .digest('hex')
 }
 
 /** Whether a JSONL text holds narrative lines: its first non-empty line has a `narrative` key. */
@@ -48,7 +50,12 @@ export class NarrativeContentService {
 
   /** Parses and validates JSONL text; every line is checked, and problems are reported by line. */
   parse(text: string): { rows: StoredNarrativeContent[]; rejected: RejectedLine[]; lines: number } {
-    return parseJsonlLines(text, (raw) => this.parseLine(raw), (row) => `${row.slug}:${row.style}:${row.method}`, 'narrative, style and method')
+    return parseJsonlLines(
+      text,
+      (raw) => this.parseLine(raw),
+      (row) => `${row.slug}:${row.style}:${row.method}`,
+      'narrative, style and method',
+    )
   }
 
   /** Imports JSONL text: all lines or none; idempotent (the same line twice changes nothing). */
@@ -60,12 +67,20 @@ export class NarrativeContentService {
   async export(style: NarrativeStyle | undefined): Promise<string[]> {
     const rows = (await this.repository.listAll()).filter((r) => style === undefined || r.style === style)
     const position = (slug: string): number => this.narratives.get(slug)?.index ?? Number.MAX_SAFE_INTEGER
-    rows.sort((a, b) => position(a.slug) - position(b.slug) || a.slug.localeCompare(b.slug) || a.style.localeCompare(b.style) || a.method.localeCompare(b.method))
+    rows.sort(
+      (a, b) => position(a.slug) - position(b.slug) || a.slug.localeCompare(b.slug) || a.style.localeCompare(b.style) || a.method.localeCompare(b.method),
+    )
     return rows.map((row) => JSON.stringify(toLine(row)))
   }
 
   /** Stores one validated generated summary and bottom line. */
-  async storeGenerated(slug: string, style: NarrativeStyle, fields: { summary: string; bottomLine: string }, model: string, promptVersion: string): Promise<void> {
+  async storeGenerated(
+    slug: string,
+    style: NarrativeStyle,
+    fields: { summary: string; bottomLine: string },
+    model: string,
+    promptVersion: string,
+  ): Promise<void> {
     await this.repository.upsertMany([toRow(slug, style, fields.summary, fields.bottomLine, 'generated', model, promptVersion)])
   }
 
@@ -89,7 +104,15 @@ export class NarrativeContentService {
   }
 }
 
-function toRow(slug: string, style: NarrativeStyle, summary: string, bottomLine: string, method: NarrativeMethod, model: string | null, promptVersion: string): StoredNarrativeContent {
+function toRow(
+  slug: string,
+  style: NarrativeStyle,
+  summary: string,
+  bottomLine: string,
+  method: NarrativeMethod,
+  model: string | null,
+  promptVersion: string,
+): StoredNarrativeContent {
   const body = { summary: summary.trim(), bottomLine: bottomLine.trim() }
   return { slug, style, method, model, promptVersion, ...body, contentHash: narrativeContentHash(body) }
 }

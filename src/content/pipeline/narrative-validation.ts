@@ -32,7 +32,10 @@ export function narrativeContentIssues(style: unknown, summary: unknown, bottomL
   if (style !== 'faithful' && style !== 'casual') {
     issues.push({ field: 'style', rule: 'unknown_style', message: `${excerpt(String(style))} is not a style; use "faithful" or "casual"` })
   }
-  for (const [field, value] of [['summary', summary], ['bottom_line', bottomLine]] as const) {
+  for (const [field, value] of [
+    ['summary', summary],
+    ['bottom_line', bottomLine],
+  ] as const) {
     if (value === undefined || value === null) {
       issues.push({ field, rule: 'required', message: 'is missing' })
       continue

@@ -28,7 +28,8 @@ const KEYS: readonly string[] = ['method', 'model', 'prompt_version']
  * @example parseProvenance({ method: 'curated', model: null, prompt_version: 'curated-2' }) // { method: 'curated', model: null, promptVersion: 'curated-2' }
  */
 export function parseProvenance(value: unknown): Provenance | string {
-  if (value === undefined || value === null) return 'provenance is missing; add {"method":"curated","model":null,"prompt_version":"curated-2"} or the generated equivalent'
+  if (value === undefined || value === null)
+    return 'provenance is missing; add {"method":"curated","model":null,"prompt_version":"curated-2"} or the generated equivalent'
   if (typeof value !== 'object' || Array.isArray(value)) return 'provenance must be an object with method, model and prompt_version'
   const record = value as Record<string, unknown>
   const extra = Object.keys(record).find((key) => !KEYS.includes(key))
@@ -36,7 +37,8 @@ export function parseProvenance(value: unknown): Provenance | string {
   const { method, model, prompt_version: promptVersion } = record
   if (method === 'modernized') return 'modernized text is derived by the seed, not imported'
   if (method !== 'curated' && method !== 'generated') return 'provenance.method must be curated or generated'
-  if (typeof promptVersion !== 'string' || promptVersion.trim() === '' || promptVersion.length > MAX_PROMPT_VERSION_LENGTH) return 'provenance.prompt_version must be a short non-empty string'
+  if (typeof promptVersion !== 'string' || promptVersion.trim() === '' || promptVersion.length > MAX_PROMPT_VERSION_LENGTH)
+    return 'provenance.prompt_version must be a short non-empty string'
   if (method === 'generated' && (typeof model !== 'string' || model.trim() === '')) return 'provenance.model is required for generated content'
   if (model !== undefined && model !== null && typeof model !== 'string') return 'provenance.model must be a string or null'
   return { method, model: typeof model === 'string' ? model : null, promptVersion }

@@ -75,7 +75,10 @@ export function findRepeatedSentences(lines: Iterable<CorpusLine>): RepeatedSent
  */
 export function repeatedSentenceMessage(repeated: RepeatedSentence, place: SentencePlace): string {
   const others = repeated.places.filter((p) => p !== place)
-  const shown = others.slice(0, 3).map((p) => p.where).join(', ')
+  const shown = others
+    .slice(0, 3)
+    .map((p) => p.where)
+    .join(', ')
   const more = others.length > 3 ? ` and ${others.length - 3} more` : ''
   const sentence = repeated.sentence.length > 80 ? `${repeated.sentence.slice(0, 79)}…` : repeated.sentence
   return `${JSON.stringify(sentence)} appears in ${repeated.verses} verses (at most ${MAX_VERSES_PER_SENTENCE}); also at ${shown}${more}; say it once, where it matters most`

@@ -24,7 +24,16 @@ import { bookAt, findBook } from '../../../verses/books.js'
 import { verseSlug } from '../../../verses/slug.js'
 import type { VerseRecord, VerseStore } from '../../../verses/verse.store.js'
 import { LlmError, type ChatClient, type ChatMessage, type ParsedContent, type ResponseSchema } from './llm-client.js'
-import { CONTEXT_VERSES, PROMPT_VERSIONS, RESPONSE_SCHEMAS, buildMessages, loadPrompt, retryMessages, type PromptTemplate, type VerseInContext } from './prompts.js'
+import {
+  CONTEXT_VERSES,
+  PROMPT_VERSIONS,
+  RESPONSE_SCHEMAS,
+  buildMessages,
+  loadPrompt,
+  retryMessages,
+  type PromptTemplate,
+  type VerseInContext,
+} from './prompts.js'
 
 /** Which verses to generate. */
 export interface GenerationSelection {
@@ -178,11 +187,11 @@ async function planWork(deps: GenerationDeps, selection: GenerationSelection): P
 
 /** A verdict on one answer: the fields to store, or why it was rejected and what to fix. */
 export type GenerationVerdict<F> =
-  | { readonly ok: true; readonly fields: F }
-  | { readonly ok: false; readonly reason: string; readonly problems: readonly string[] }
+  { readonly ok: true; readonly fields: F } | { readonly ok: false; readonly reason: string; readonly problems: readonly string[] }
 
 function judge(style: Style, content: ParsedContent, verse: VerseRecord): GenerationVerdict<Record<string, string>> {
-  if (!content.ok) return { ok: false, reason: content.error.startsWith('the model refused') ? 'the model refused' : 'answer is not valid JSON', problems: [content.error] }
+  if (!content.ok)
+    return { ok: false, reason: content.error.startsWith('the model refused') ? 'the model refused' : 'answer is not valid JSON', problems: [content.error] }
   const value = content.value
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return { ok: false, reason: 'answer is not a JSON object', problems: ['the answer must be one JSON object with the fields of the schema'] }
@@ -399,7 +408,9 @@ export async function runGeneration<T, F>(work: WorkPlan<T>, task: GenerationTas
     failed,
     interrupted,
     notStarted: work.todo.length - begun,
-    failures: [...groups].map(([reason, g]) => ({ reason, count: g.count, examples: g.examples })).sort((a, b) => b.count - a.count || a.reason.localeCompare(b.reason)),
+    failures: [...groups]
+      .map(([reason, g]) => ({ reason, count: g.count, examples: g.examples }))
+      .sort((a, b) => b.count - a.count || a.reason.localeCompare(b.reason)),
     transportRetries,
     answerRetries,
     promptTokens,
@@ -439,7 +450,11 @@ const EXPECTED_EXTRA_CHARS: Readonly<Record<Style, number>> = { faithful: 65 + 2
  * Works out a run without making any request: the selection, what is skipped, the first
  * prompt and a token estimate (characters / 4 of prompt, schema and expected answer).
  */
-export async function planGeneration(deps: GenerationDeps, selection: GenerationSelection, prompt: PromptTemplate = loadPrompt(selection.style)): Promise<GenerationPlan> {
+export async function planGeneration(
+  deps: GenerationDeps,
+  selection: GenerationSelection,
+  prompt: PromptTemplate = loadPrompt(selection.style),
+): Promise<GenerationPlan> {
   const work = await planWork(deps, selection)
   const neighbours = new Neighbours(deps.verses)
   // The schema is sent with every request and providers count it as prompt tokens.

@@ -28,7 +28,10 @@ export interface LlmConfig {
 
 /** Thrown for a missing or invalid LLM_* variable; the message names it. */
 export class LlmConfigError extends Error {
-  constructor(readonly variable: string, reason: string) {
+  constructor(
+    readonly variable: string,
+    reason: string,
+  ) {
     super(`Invalid configuration: ${variable} ${reason}`)
     this.name = 'LlmConfigError'
   }
@@ -48,7 +51,10 @@ type Env = Readonly<Record<string, string | undefined>>
 export function loadLlmConfig(env: Env = process.env): LlmConfig {
   const rawUrl = env.LLM_BASE_URL?.trim() ?? ''
   if (rawUrl === '') {
-    throw new LlmConfigError('LLM_BASE_URL', 'is not set: give the API root of an OpenAI-compatible server, e.g. https://api.openai.com/v1 or http://localhost:11434/v1 (Ollama)')
+    throw new LlmConfigError(
+      'LLM_BASE_URL',
+      'is not set: give the API root of an OpenAI-compatible server, e.g. https://api.openai.com/v1 or http://localhost:11434/v1 (Ollama)',
+    )
   }
   let url: URL
   try {
@@ -56,11 +62,13 @@ export function loadLlmConfig(env: Env = process.env): LlmConfig {
   } catch {
     throw new LlmConfigError('LLM_BASE_URL', `must be an absolute URL (got ${JSON.stringify(rawUrl)})`)
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new LlmConfigError('LLM_BASE_URL', `must use http: or https: (got ${JSON.stringify(url.protocol)})`)
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new LlmConfigError('LLM_BASE_URL', `must use http: or https: (got ${JSON.stringify(url.protocol)})`)
   if (url.search !== '' || url.hash !== '') throw new LlmConfigError('LLM_BASE_URL', 'must not have a query or a fragment')
   const baseUrl = rawUrl.replace(/\/+$/, '')
   // A common slip: pasting the endpoint instead of the root would post to .../chat/completions/chat/completions.
-  if (/\/chat\/completions$/.test(baseUrl)) throw new LlmConfigError('LLM_BASE_URL', `must be the API root (e.g. ${baseUrl.replace(/\/chat\/completions$/, '')}), not the /chat/completions endpoint`)
+  if (/\/chat\/completions$/.test(baseUrl))
+    throw new LlmConfigError('LLM_BASE_URL', `must be the API root (e.g. ${baseUrl.replace(/\/chat\/completions$/, '')}), not the /chat/completions endpoint`)
   const model = env.LLM_MODEL?.trim() ?? ''
   if (model === '') throw new LlmConfigError('LLM_MODEL', 'is not set: name the model, e.g. gpt-4o-mini (OpenAI) or llama3.1:8b (Ollama)')
   if (model.length > 200) throw new LlmConfigError('LLM_MODEL', 'must be at most 200 characters')
@@ -224,7 +232,7 @@ function unfence(text: string): string {
 function providerMessage(body: string): string {
   try {
     const parsed = JSON.parse(body) as { error?: { message?: unknown } | string; message?: unknown }
-    const message = typeof parsed.error === 'string' ? parsed.error : parsed.error?.message ?? parsed.message
+    const message = typeof parsed.error === 'string' ? parsed.error : (parsed.error?.message ?? parsed.message)
     if (typeof message === 'string' && message.trim() !== '') return message.trim().slice(0, 300)
   } catch {
     // Not JSON: an HTML error page from a proxy, say; show its start.
@@ -293,9 +301,8 @@ export class LlmClient implements ChatClient {
       const backoff = backoffDelay(attempt, this.baseDelayMs, this.maxDelayMs, this.random)
       // Retry-After is the server's own word on when to come back: wait that long (plus a
       // little jitter so that parallel workers do not return at the same instant).
-      const delayMs = result.retryAfterMs === undefined
-        ? backoff
-        : Math.min(result.retryAfterMs, this.maxRetryAfterMs) + Math.round(this.random() * this.baseDelayMs * 0.25)
+      const delayMs =
+        result.retryAfterMs === undefined ? backoff : Math.min(result.retryAfterMs, this.maxRetryAfterMs) + Math.round(this.random() * this.baseDelayMs * 0.25)
       onRetry?.({ attempt, delayMs, reason: result.reason })
       try {
         await this.sleep(delayMs, signal)
@@ -345,7 +352,14 @@ export class LlmClient implements ChatClient {
         return { kind: 'timeout', reason: `timeout after ${this.timeoutMs / 1000} s`, status: undefined, retry: true, fatal: false, retryAfterMs: undefined }
       }
       const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause
-      const detail = typeof cause?.code === 'string' ? cause.code : typeof cause?.message === 'string' ? cause.message : error instanceof Error ? error.message : String(error)
+      const detail =
+        typeof cause?.code === 'string'
+          ? cause.code
+          : typeof cause?.message === 'string'
+            ? cause.message
+            : error instanceof Error
+              ? error.message
+              : String(error)
       return { kind: 'network', reason: `network error: ${detail}`, status: undefined, retry: true, fatal: false, retryAfterMs: undefined }
     } finally {
       clearTimeout(timer)

@@ -7,7 +7,16 @@
  */
 import { readFileSync } from 'node:fs'
 import type { Style } from '../../content.store.js'
-import { CHARS_PER_TOKEN, SelectionError, runGeneration, type GenerateOptions, type GenerationPlan, type GenerationReport, type GenerationVerdict, type WorkPlan } from './generate.service.js'
+import {
+  CHARS_PER_TOKEN,
+  SelectionError,
+  runGeneration,
+  type GenerateOptions,
+  type GenerationPlan,
+  type GenerationReport,
+  type GenerationVerdict,
+  type WorkPlan,
+} from './generate.service.js'
 import type { ChatMessage, ParsedContent, ResponseSchema } from './llm-client.js'
 import { parsePromptFile, type PromptTemplate } from './prompts.js'
 import { projectPath } from '../../../infra/paths.js'
@@ -130,7 +139,8 @@ async function planNarrativeWork(deps: NarrativeGenerationDeps, selection: Narra
 
 /** Judges one answer with the same rules as imports and the seed. */
 export function judgeNarrativeAnswer(style: Style, content: ParsedContent): GenerationVerdict<{ summary: string; bottomLine: string }> {
-  if (!content.ok) return { ok: false, reason: content.error.startsWith('the model refused') ? 'the model refused' : 'answer is not valid JSON', problems: [content.error] }
+  if (!content.ok)
+    return { ok: false, reason: content.error.startsWith('the model refused') ? 'the model refused' : 'answer is not valid JSON', problems: [content.error] }
   const value = content.value
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return { ok: false, reason: 'answer is not a JSON object', problems: ['the answer must be one JSON object with the fields summary and bottom_line'] }
@@ -172,7 +182,11 @@ export async function generateNarrativeContent(deps: NarrativeGenerationDeps, op
 const EXPECTED_ANSWER_CHARS = 450 + 120 + 40
 
 /** A dry run of narrative generation: the selection, what is skipped, the first prompt and a token estimate. */
-export async function planNarrativeGeneration(deps: NarrativeGenerationDeps, selection: NarrativeSelection, prompt: PromptTemplate = loadNarrativePrompt(selection.style)): Promise<GenerationPlan> {
+export async function planNarrativeGeneration(
+  deps: NarrativeGenerationDeps,
+  selection: NarrativeSelection,
+  prompt: PromptTemplate = loadNarrativePrompt(selection.style),
+): Promise<GenerationPlan> {
   const work = await planNarrativeWork(deps, selection, prompt.version)
   // The schema is sent with every request and providers count it as prompt tokens.
   const schemaChars = JSON.stringify(NARRATIVE_RESPONSE_SCHEMAS[selection.style]).length
@@ -191,6 +205,9 @@ export async function planNarrativeGeneration(deps: NarrativeGenerationDeps, sel
     skipped: work.skipped,
     toGenerate: work.todo.length,
     first,
-    estimate: { promptTokens: Math.ceil(promptChars / CHARS_PER_TOKEN), completionTokens: Math.ceil((work.todo.length * EXPECTED_ANSWER_CHARS) / CHARS_PER_TOKEN) },
+    estimate: {
+      promptTokens: Math.ceil(promptChars / CHARS_PER_TOKEN),
+      completionTokens: Math.ceil((work.todo.length * EXPECTED_ANSWER_CHARS) / CHARS_PER_TOKEN),
+    },
   }
 }

@@ -57,7 +57,10 @@ export class GenerationProgress {
   private drawn = false
   private timer: NodeJS.Timeout | undefined
 
-  constructor(private readonly stream: NodeJS.WritableStream, options: ProgressOptions = {}) {
+  constructor(
+    private readonly stream: NodeJS.WritableStream,
+    options: ProgressOptions = {},
+  ) {
     this.tty = options.tty ?? (stream as { isTTY?: boolean }).isTTY === true
     this.lineIntervalMs = options.lineIntervalMs ?? 10_000
     this.redrawMs = options.redrawMs ?? 200
@@ -70,7 +73,9 @@ export class GenerationProgress {
       case 'start':
         this.startedAt = this.now()
         this.total = event.toGenerate
-        this.write(`${formatCount(event.selected)} verses selected, ${formatCount(event.skipped)} skipped (already generated), ${formatCount(event.toGenerate)} to generate`)
+        this.write(
+          `${formatCount(event.selected)} verses selected, ${formatCount(event.skipped)} skipped (already generated), ${formatCount(event.toGenerate)} to generate`,
+        )
         if (this.total > 0) {
           // Keeps the rate and ETA moving while every request waits on a slow server.
           this.timer = setInterval(() => this.draw(false), this.tty ? 1000 : this.lineIntervalMs)
@@ -156,7 +161,9 @@ export function formatReport(report: GenerationReport): string[] {
     `  failed:       ${formatCount(report.failed)} (not stored; the next run tries them again)`,
   ]
   if (report.interrupted + report.notStarted > 0) {
-    lines.push(`  not finished: ${formatCount(report.interrupted + report.notStarted)} (${formatCount(report.interrupted)} in flight when stopped, ${formatCount(report.notStarted)} not started; the next run does them)`)
+    lines.push(
+      `  not finished: ${formatCount(report.interrupted + report.notStarted)} (${formatCount(report.interrupted)} in flight when stopped, ${formatCount(report.notStarted)} not started; the next run does them)`,
+    )
   }
   lines.push(
     `  retries:      ${formatCount(report.transportRetries)} requests (429, 5xx, timeouts), ${formatCount(report.answerRetries)} answers (invalid JSON or content)`,
@@ -166,11 +173,15 @@ export function formatReport(report: GenerationReport): string[] {
     lines.push('Failures by reason:')
     for (const group of report.failures) {
       lines.push(`  ${formatCount(group.count).padStart(6)}  ${group.reason}`)
-      for (const example of group.examples) lines.push(`          ${example.slug}: ${example.detail.length > 300 ? `${example.detail.slice(0, 299)}…` : example.detail}`)
+      for (const example of group.examples)
+        lines.push(`          ${example.slug}: ${example.detail.length > 300 ? `${example.detail.slice(0, 299)}…` : example.detail}`)
     }
   }
   if (report.fatal !== undefined) lines.push(`Stopped: ${report.fatal}`)
-  else if (report.aborted) lines.push(`Stopped by request (Ctrl-C): every stored ${unit === 'narratives' ? 'narrative' : 'verse'} is complete; run the same command again to continue.`)
+  else if (report.aborted)
+    lines.push(
+      `Stopped by request (Ctrl-C): every stored ${unit === 'narratives' ? 'narrative' : 'verse'} is complete; run the same command again to continue.`,
+    )
   return lines
 }
 
@@ -195,7 +206,7 @@ export function formatPlan(plan: GenerationPlan, model: string | undefined): str
     `Token estimate (an estimate: characters / 4 of the prompt, the JSON schema and a typical answer; retries not included):`,
     `  prompt:  ${formatCount(plan.estimate.promptTokens)} tokens (about ${perVerse(plan.estimate.promptTokens)} per ${one})`,
     `  answers: ${formatCount(plan.estimate.completionTokens)} tokens (about ${perVerse(plan.estimate.completionTokens)} per ${one})`,
-    '  Multiply by your provider\'s prices per token for a cost estimate.',
+    "  Multiply by your provider's prices per token for a cost estimate.",
   )
   return lines
 }
