@@ -83,6 +83,12 @@ export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, CatalogueEntry>> = Obje
     description:
       'The database does not answer (it is restarting, failing over or overloaded). Nothing was changed or counted; retry after Retry-After seconds.',
   },
+  identity_provider_unavailable: {
+    status: 503,
+    title: 'Identity provider unavailable',
+    description:
+      "The identity provider's signing keys (AUTH_JWKS_URL) cannot be fetched, so no token can be checked; the token itself may be fine. Retry after Retry-After seconds.",
+  },
   malformed_request: {
     status: 400,
     title: 'Malformed request',
