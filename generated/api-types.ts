@@ -1171,6 +1171,8 @@ export interface components {
             code: components["schemas"]["ErrorCode"];
             /** @description The request path that produced the problem. */
             instance?: string;
+            /** @description The request's id, also in the `X-Request-Id` response header and in every server log line for the request: quote it when reporting a problem. */
+            request_id?: string;
             /** @description For validation problems, each failed check. */
             errors?: {
                 /** @description Where the bad value is, e.g. `querystring/style`. */

@@ -5960,6 +5960,10 @@ export const componentSchemas = {
         "type": "string",
         "description": "The request path that produced the problem."
       },
+      "request_id": {
+        "type": "string",
+        "description": "The request's id, also in the `X-Request-Id` response header and in every server log line for the request: quote it when reporting a problem."
+      },
       "errors": {
         "type": "array",
         "description": "For validation problems, each failed check.",

@@ -175,7 +175,14 @@ export function sendProblem(reply: FastifyReply, request: FastifyRequest, baseUr
   return reply
     .code(error.status)
     .type('application/problem+json')
-    .send(JSON.stringify(problemBody(baseUrl, error.code, error.detail, request.url.slice(0, 2048), error.options.errors, error.options.extensions)))
+    .send(
+      JSON.stringify(
+        problemBody(baseUrl, error.code, error.detail, request.url.slice(0, 2048), error.options.errors, {
+          ...error.options.extensions,
+          request_id: request.id,
+        }),
+      ),
+    )
 }
 
 /** Fastify's own client errors (bad JSON, wrong content type, body too large) by code. */
