@@ -1171,6 +1171,8 @@ export interface components {
             code: components["schemas"]["ErrorCode"];
             /** @description The request path that produced the problem. */
             instance?: string;
+            /** @description The request's id, also in the `X-Request-Id` response header and in every server log line for the request: quote it when reporting a problem. */
+            request_id?: string;
             /** @description For validation problems, each failed check. */
             errors?: {
                 /** @description Where the bad value is, e.g. `querystring/style`. */
@@ -1182,7 +1184,7 @@ export interface components {
          * @description Stable machine-readable error codes.
          * @enum {string}
          */
-        ErrorCode: "invalid_parameter" | "missing_credentials" | "invalid_token" | "invalid_api_key" | "domain_not_allowed" | "verse_not_found" | "book_not_found" | "narrative_not_found" | "passage_not_found" | "passage_too_long" | "origin_not_allowed" | "key_not_found" | "not_found" | "method_not_allowed" | "key_limit_reached" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "internal_error" | "not_ready" | "sign_in_not_configured" | "database_unavailable" | "malformed_request" | "request_timeout" | "request_header_fields_too_large" | "quota_backend_unavailable";
+        ErrorCode: "invalid_parameter" | "missing_credentials" | "invalid_token" | "invalid_api_key" | "domain_not_allowed" | "verse_not_found" | "book_not_found" | "narrative_not_found" | "passage_not_found" | "passage_too_long" | "origin_not_allowed" | "key_not_found" | "not_found" | "method_not_allowed" | "key_limit_reached" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "internal_error" | "not_ready" | "sign_in_not_configured" | "database_unavailable" | "identity_provider_unavailable" | "malformed_request" | "request_timeout" | "request_header_fields_too_large" | "quota_backend_unavailable";
         Health: {
             /** @enum {string} */
             status: "ok";
@@ -1272,7 +1274,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Something this request needs is unavailable for now: the database (code `database_unavailable`) or the quota counter (`quota_backend_unavailable`: Redis is down, or a lost counter is being rebuilt), both with `Retry-After`; nothing was served or counted. For key management and account usage, also: no identity provider is configured on this server (`sign_in_not_configured`). */
+        /** @description Something this request needs is unavailable for now: the database (code `database_unavailable`) or the quota counter (`quota_backend_unavailable`: Redis is down, or a lost counter is being rebuilt), both with `Retry-After`; nothing was served or counted. For key management and account usage, also: no identity provider is configured on this server (`sign_in_not_configured`), or the identity provider's signing keys cannot be fetched (`identity_provider_unavailable`, with `Retry-After`; the token itself may be fine, so retry rather than sign in again). */
         ServiceUnavailable: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];

@@ -5949,6 +5949,7 @@ export const componentSchemas = {
           "not_ready",
           "sign_in_not_configured",
           "database_unavailable",
+          "identity_provider_unavailable",
           "malformed_request",
           "request_timeout",
           "request_header_fields_too_large",
@@ -5958,6 +5959,10 @@ export const componentSchemas = {
       "instance": {
         "type": "string",
         "description": "The request path that produced the problem."
+      },
+      "request_id": {
+        "type": "string",
+        "description": "The request's id, also in the `X-Request-Id` response header and in every server log line for the request: quote it when reporting a problem."
       },
       "errors": {
         "type": "array",
@@ -6007,6 +6012,7 @@ export const componentSchemas = {
       "not_ready",
       "sign_in_not_configured",
       "database_unavailable",
+      "identity_provider_unavailable",
       "malformed_request",
       "request_timeout",
       "request_header_fields_too_large",

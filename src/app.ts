@@ -8,6 +8,7 @@ import type { Config } from './config.js'
 import { AppError, installErrorHandling, sendProblem } from './errors.js'
 import { registerDiscoveryRoutes } from './discovery/discovery.routes.js'
 import { writeClientError } from './http/client-error.js'
+import { requestIdOf } from './http/request-id.js'
 import { installCors } from './http/cors.js'
 import { registerIdentity } from './identity/identity.plugin.js'
 import type { DatabaseHandle } from './infra/database.js'
@@ -64,10 +65,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     http: { headersTimeout: config.http.headersTimeoutMs, connectionsCheckingInterval: Math.min(1_000, config.http.headersTimeoutMs) },
     // Bytes that are not HTTP never reach routing: answer them with a problem body too, then close.
     clientErrorHandler: (error, socket) => writeClientError(socket, error, config.publicBaseUrl),
+    // The caller's X-Request-Id when it is sane (it ends up in logs and headers), else our own.
+    requestIdHeader: false,
+    genReqId: (request) => requestIdOf(request.headers['x-request-id']),
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: true } },
   })
 
   app.server.maxConnections = config.http.maxConnections
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id)
+  })
   installErrorHandling(app, config.publicBaseUrl, Object.values(routes))
   // Request bodies are JSON only; anything else is 415 rather than a string that fails validation.
   app.removeContentTypeParser('text/plain')

@@ -83,6 +83,12 @@ export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, CatalogueEntry>> = Obje
     description:
       'The database does not answer (it is restarting, failing over or overloaded). Nothing was changed or counted; retry after Retry-After seconds.',
   },
+  identity_provider_unavailable: {
+    status: 503,
+    title: 'Identity provider unavailable',
+    description:
+      "The identity provider's signing keys (AUTH_JWKS_URL) cannot be fetched, so no token can be checked; the token itself may be fine. Retry after Retry-After seconds.",
+  },
   malformed_request: {
     status: 400,
     title: 'Malformed request',
@@ -169,7 +175,14 @@ export function sendProblem(reply: FastifyReply, request: FastifyRequest, baseUr
   return reply
     .code(error.status)
     .type('application/problem+json')
-    .send(JSON.stringify(problemBody(baseUrl, error.code, error.detail, request.url.slice(0, 2048), error.options.errors, error.options.extensions)))
+    .send(
+      JSON.stringify(
+        problemBody(baseUrl, error.code, error.detail, request.url.slice(0, 2048), error.options.errors, {
+          ...error.options.extensions,
+          request_id: request.id,
+        }),
+      ),
+    )
 }
 
 /** Fastify's own client errors (bad JSON, wrong content type, body too large) by code. */

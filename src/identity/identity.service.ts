@@ -14,7 +14,7 @@
  */
 import { createDecoder, createVerifier, type Algorithm, type VerifierOptions } from 'fast-jwt'
 import type { AuthConfig } from '../config.js'
-import { AppError } from '../errors.js'
+import { AppError, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../errors.js'
 import { JwksCache, JwksError, type JwksAlgorithm } from './jwks.js'
 
 /** The signed-in user a token names. */
@@ -176,6 +176,10 @@ export class IdentityVerifier {
     try {
       return (await this.#jwks.getKey(header.kid, alg)).pem
     } catch (error) {
+      // The provider being down says nothing about the token: a 503 to retry, not a 401 to sign in again.
+      if (error instanceof JwksError && error.reason === 'unavailable') {
+        throw new AppError('identity_provider_unavailable', error.message, { headers: { 'retry-after': String(UNAVAILABLE_RETRY_AFTER_SECONDS) } })
+      }
       if (error instanceof JwksError) throw invalid(error.message)
       throw error
     }

@@ -9,7 +9,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
-import { isJSONRPCRequest } from '@modelcontextprotocol/sdk/types.js'
+import { isJSONRPCNotification, isJSONRPCRequest, isJSONRPCResponse } from '@modelcontextprotocol/sdk/types.js'
 import { routes } from '../../generated/route-schemas.js'
 import type { Config } from '../config.js'
 import { AppError } from '../errors.js'
@@ -54,6 +54,22 @@ export function registerMcpRoutes(app: FastifyInstance, deps: McpRouteDeps): voi
     // Batches left MCP with revision 2025-06-18, and one message per request keeps the quota
     // answer (one 429 or one result) exact.
     if (Array.isArray(body)) return jsonRpcError(reply, -32600, 'Invalid Request: send one JSON-RPC message per request (batches are not supported).')
+    if (!isJSONRPCRequest(body) && !isJSONRPCNotification(body) && !isJSONRPCResponse(body)) {
+      return jsonRpcError(reply, -32600, 'Invalid Request: the body is JSON but not a JSON-RPC 2.0 message (jsonrpc "2.0", a method, and an id for a request).')
+    }
+    // The SDK would answer a malformed tools/call with -32603 and a schema dump; the caller's mistake is -32602.
+    if (isJSONRPCRequest(body) && body.method === 'tools/call' && typeof body.params?.name !== 'string') {
+      return reply
+        .code(200)
+        .type('application/json')
+        .send(
+          JSON.stringify({
+            jsonrpc: '2.0',
+            id: body.id,
+            error: { code: -32602, message: 'Invalid params: tools/call needs params.name, the name of a tool (see tools/list).' },
+          }),
+        )
+    }
     if (isCountedCall(body, tools)) await metering.admitUncounted(request, reply)
     const userAgent = request.headers['user-agent']
     if (isJSONRPCRequest(body)) clients.remember(key.id, userAgent, body.method, body.params)

@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { FastifyInstance } from 'fastify'
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
 import { buildApp } from '../../src/app.js'
 import { loadConfig, type Config } from '../../src/config.js'
 import type { Clock } from '../../src/infra/clock.js'
@@ -47,7 +47,7 @@ const silent = { error: () => undefined, info: () => undefined, warn: () => unde
  */
 export async function buildTestApp(
   t: Teardown,
-  options: { kind?: DatabaseKind; env?: Record<string, string>; clock?: Clock; database?: DatabaseHandle } = {},
+  options: { kind?: DatabaseKind; env?: Record<string, string>; clock?: Clock; database?: DatabaseHandle; logger?: FastifyBaseLogger } = {},
 ): Promise<TestApp> {
   const config = loadConfig({ LOG_LEVEL: 'silent', ...options.env })
   const database = options.database ?? (await openTestDatabase(options.kind ?? 'pglite', { seeded: true }))
@@ -55,7 +55,7 @@ export async function buildTestApp(
   const clock = options.clock ?? { now: () => new Date() }
   const stores = await loadStores(database.db)
   const services = await createServices({ config, database, stores, clock, logger: silent, journalDir })
-  const app = await buildApp({ config, database, verses: stores.verses, services, clock })
+  const app = await buildApp({ config, database, verses: stores.verses, services, clock, ...(options.logger === undefined ? {} : { logger: options.logger }) })
   t.teardown(async () => {
     await app.close()
     await services.stop()

@@ -167,7 +167,7 @@ async function accepts(t: Test, h: Harness, token: string, expected: Json = { ac
 async function rejects(t: Test, h: Harness, token: string, detail: RegExp, options: { code?: string; direct?: boolean } = {}): Promise<Outcome> {
   const code = options.code ?? 'invalid_token'
   const outcome = await h.whoami(token)
-  t.equal(outcome.status, code === 'sign_in_not_configured' ? 503 : 401, `status for ${detail}`)
+  t.equal(outcome.status, code === 'sign_in_not_configured' || code === 'identity_provider_unavailable' ? 503 : 401, `status for ${detail}`)
   t.equal(outcome.code, code)
   t.match(outcome.detail, detail)
   for (const segment of token.split('.')) {
@@ -473,13 +473,14 @@ t.test('a JWKS fetch that times out refuses the token, and is retried only after
   })
   const h = await harness(t, { jwksUrl: `${hanging.base}/jwks.json` }, { fetchTimeoutMs: 300 })
   const started = Date.now()
-  await rejects(t, h, rs(h.clock), /signing keys could not be loaded \(fetching the key set timed out after 300 ms\)/, { direct: false })
+  const unavailable = { direct: false, code: 'identity_provider_unavailable' }
+  await rejects(t, h, rs(h.clock), /signing keys could not be loaded \(fetching the key set timed out after 300 ms\)/, unavailable)
   t.ok(Date.now() - started < 2_000, 'gave up after the timeout')
   t.equal(hanging.hits.length, 1)
-  await rejects(t, h, rs(h.clock), /timed out/, { direct: false })
+  await rejects(t, h, rs(h.clock), /timed out/, unavailable)
   t.equal(hanging.hits.length, 1, 'no second fetch within the interval')
   h.clock.now += INTERVAL
-  await rejects(t, h, rs(h.clock), /timed out/, { direct: false })
+  await rejects(t, h, rs(h.clock), /timed out/, unavailable)
   t.equal(hanging.hits.length, 2)
 })
 
@@ -521,10 +522,11 @@ t.test('a JWKS endpoint answering garbage refuses the token', async (t) => {
   }
   for (const [path, detail] of Object.entries(expected)) {
     const h = await harness(t, { jwksUrl: `${server.base}${path}` })
-    await rejects(t, h, rs(h.clock), detail)
+    // A set that cannot be loaded at all is the provider's failure (503); a loaded set with a bad key refuses the token (401).
+    await rejects(t, h, rs(h.clock), detail, { code: detail.source.includes('cannot be used') ? 'invalid_token' : 'identity_provider_unavailable' })
   }
   const unreachable = await harness(t, { jwksUrl: 'http://127.0.0.1:1/jwks.json' })
-  await rejects(t, unreachable, rs(unreachable.clock), /could not be fetched \(network error\)/)
+  await rejects(t, unreachable, rs(unreachable.clock), /could not be fetched \(network error\)/, { code: 'identity_provider_unavailable' })
 })
 
 t.test('a failed refresh keeps the last good keys', async (t) => {

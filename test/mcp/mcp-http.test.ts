@@ -152,9 +152,10 @@ t.test('MCP endpoint over HTTP', async (t) => {
       ['{"jsonrpc": "2.0", "id": 1, "method": ', 400, -32700],
       ['', 400, -32700],
       [`[${LIST}, ${LIST}]`, 400, -32600],
-      ['{}', 400, -32700],
-      ['{"jsonrpc": "1.0", "id": 1, "method": "tools/list"}', 400, -32700],
-      ['"tools/list"', 400, -32700],
+      ['{}', 400, -32600],
+      ['{"jsonrpc": "1.0", "id": 1, "method": "tools/list"}', 400, -32600],
+      ['"tools/list"', 400, -32600],
+      ['{"jsonrpc": "2.0", "id": 1}', 400, -32600],
       [
         '{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "get_verse", "arguments": {"__proto__": {"reference": "john-3-16"}}}}',
         400,
@@ -172,6 +173,14 @@ t.test('MCP endpoint over HTTP', async (t) => {
     const method = await post(headers, JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'resources/list' }))
     t.equal(method.status, 200)
     t.equal(method.json<RpcAnswer>().error?.code, -32601, 'an unknown method is a JSON-RPC error')
+    for (const params of [undefined, {}, { name: 7 }, { arguments: { reference: 'john-3-16' } }]) {
+      const call = await post(headers, JSON.stringify({ jsonrpc: '2.0', id: 11, method: 'tools/call', ...(params === undefined ? {} : { params }) }))
+      t.equal(call.status, 200)
+      const answer = call.json<RpcAnswer>()
+      t.equal(answer.error?.code, -32602, `tools/call with params ${JSON.stringify(params)}: invalid params`)
+      t.match(answer.error?.message, /^Invalid params: tools\/call needs params\.name/)
+      t.ok((answer.error?.message.length ?? 0) < 120, 'a short message, not a schema dump')
+    }
   })
 
   t.test('media types, Accept and protocol version', async (t) => {
