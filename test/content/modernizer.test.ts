@@ -9,6 +9,10 @@ import { readFileSync } from 'node:fs'
 import { findArchaicForms } from '../../src/text/archaic.js'
 import { baseFromStem, estToModern, ethToModern, modernize, thirdPerson } from '../../src/content/pipeline/modernizer.js'
 import { modernizerReport } from '../../src/content/pipeline/modernizer.report.js'
+import { HYBRID_KINDS, findHybrids, type HybridKind } from '../../src/content/pipeline/modernizer.hybrids.js'
+import { readKjvSeed } from '../../src/seed/kjv-seed.js'
+import { KJV_SEED_FILE } from '../../src/seed/seed-files.js'
+import { projectPath } from '../../src/infra/paths.js'
 import { BOOKS } from '../../src/verses/books.js'
 
 interface Pair { ref: string; kjv: string; modern: string }
@@ -184,4 +188,98 @@ t.test('modernizerReport', async (t) => {
   t.equal(raw.share, 0.75)
   t.same(raw.topForms, [['thou', 2], ['unto', 2], ['art', 1]])
   t.same(raw.examples, [{ slug: 'a-1-1', forms: ['thou', 'art'] }, { slug: 'a-1-3', forms: ['thou', 'hast', 'unto', 'thee'] }])
+})
+
+t.test('findHybrids: each kind on a bad example', async (t) => {
+  const bad: Array<[HybridKind, string, string]> = [
+    ['you be', 'Look toward heaven, and tell the stars, if you be able to number them.', 'you be'],
+    ['you be', 'If you then be risen with Christ, seek those things which are above.', 'you then be'],
+    ['be you', 'And Saul said, Blessed be you of the LORD.', 'be you'],
+    ['be you', 'however in malice be you children', 'be you'],
+    ['you you', 'Of the Rock that begat you you are unmindful.', 'you you'],
+    ['VERB I you', 'therefore suffered I you not to touch her.', 'suffered I you'],
+    ['VERB I you', 'Told not I you, saying, All that the LORD speaks, that I must do?', 'Told not I you'],
+    ['VERB I you', 'as my Father has sent me, even so send I you.', 'send I you'],
+    ['mid-sentence yes', 'I will give you a son also of her: yes, I will bless her.', 'yes'],
+    ['mid-sentence yes', 'For God speaks once, yes twice.', 'yes'],
+    ['you with an old verb', 'And he said, you art the man.', 'you art'],
+    ['you with an old verb', 'Where you hast been?', 'you hast'],
+    ['you with an old verb', 'Knowest you not that I have power?', 'Knowest you'],
+    ['you with an old verb', 'that you lovest me', 'you lovest'],
+    ['you with a third-person verb', 'and you is the man', 'you is'],
+    ['you with a third-person verb', 'If you has done this', 'you has'],
+    ['thou with a modern verb', 'thou are the man', 'thou are'],
+  ]
+  for (const [kind, text, words] of bad) {
+    const found = findHybrids(text)
+    t.same(found.map((h) => [h.kind, h.text]), [[kind, words]], text)
+    t.equal(text.slice(found[0]?.index ?? -1).startsWith(words), true, `${text}: index`)
+  }
+  t.same([...new Set(bad.map(([kind]) => kind))].sort(), [...HYBRID_KINDS].sort(), 'an example for every kind')
+  t.same(findHybrids('if you be able; blessed be you').map((h) => h.kind), ['you be', 'be you'], 'in order of appearance')
+})
+
+t.test('findHybrids: modern English and the KJV\'s own grammar are not hybrids', async (t) => {
+  const clean = [
+    'For with you is the fountain of life.',
+    'He that receives you receives me.',
+    'And you has he quickened, who were dead in trespasses and sins;',
+    'But let your yes be yes; and your no, no.',
+    'But let your communication be, Yes, yes; No, no.',
+    'And he said, Yes, Lord.',
+    'Lord, if it be you, bid me come to you; if so be you have tasted; it may be you shall be hid.',
+    'shall you be clean? will you be angry with us? Why should you be stricken?',
+    'Have not I chosen you twelve? I tell you the truth, and I give you rest.',
+    'lest a more honourable man than you be bidden of him',
+    'that every male of you be circumcised; let them that seek you be confounded',
+    'If you are the Son of God, you are able; you were there, and you have seen it.',
+    'Of the Rock that fathered you, you are unmindful.',
+    'the priest and the forest; the greatest of you',
+    '',
+  ]
+  for (const text of clean) t.same(findHybrids(text), [], text)
+})
+
+t.test('no hybrid is left over the whole KJV', async (t) => {
+  const verses = readKjvSeed(projectPath(KJV_SEED_FILE)).verses
+  t.equal(verses.length, 31102)
+  const left = verses.flatMap((verse) => findHybrids(modernize(verse.text)).map((h) => `${verse.id}: ${h.kind}: ${h.text}`))
+  t.same(left.slice(0, 20), [], `${left.length} hybrids`)
+  // The check can fail: swapping only the pronouns, as a naive rule set would, leaves hybrids
+  // of most kinds in the same verses.
+  const naive = (text: string): string => text.replace(/\b(thee|thou|ye)\b/gu, 'you').replace(/\b(Thee|Thou|Ye)\b/gu, 'You').replace(/\byea\b/gu, 'yes')
+  const kinds = new Set(verses.flatMap((verse) => findHybrids(naive(verse.text)).map((h) => h.kind)))
+  for (const kind of ['you be', 'be you', 'you you', 'VERB I you', 'mid-sentence yes', 'you with an old verb'] as const) {
+    t.ok(kinds.has(kind), `a naive pronoun swap leaves "${kind}" hybrids`)
+  }
+})
+
+t.test('modernize: the rules that keep hybrids out', async (t) => {
+  const cases: Array<[string, string, string]> = [
+    ['if thou be the Son of God', 'if you are the Son of God', 'subjunctive be'],
+    ['till ye be come there', 'till you have come there', 'be come is a perfect'],
+    ['escape to the mountain, lest thou be consumed.', 'escape to the mountain, so that you will not be consumed.', 'lest'],
+    ['Judge not, that ye be not judged.', 'Do not judge, so that you will not be judged.', 'purpose after a pause'],
+    ['see that ye be not troubled', 'see that you are not troubled', 'that without a pause'],
+    ['shalt thou be clean', 'shall you be clean', 'an infinitive be stays'],
+    ['Blessed be thou of the LORD.', 'Blessed are you of the LORD.', 'a wish'],
+    ['notwithstanding be ye sure of this', 'notwithstanding be sure of this', 'an imperative after a fronted word'],
+    ['Lord, if it be thou, bid me come', 'Lord, if it is you, bid me come', 'if it be thou'],
+    ['that begat thee thou art unmindful', 'that begat you, you are unmindful', 'a fronted object'],
+    ['therefore suffered I thee not to touch her.', 'therefore I did not suffer you to touch her.', 'VERB I thee not'],
+    ['Then washed I thee with water', 'Then I washed you with water', 'VERB I thee'],
+    ['Told not I thee, saying, All that I must do?', 'Did I not tell you, saying, All that I must do?', 'an inverted question'],
+    ['Neither tell I you by what authority', 'Neither do I tell you by what authority', 'after neither'],
+    ['her: yea, I will bless her', 'her: indeed, I will bless her', 'mid-sentence yea'],
+    ['once, yea twice', 'once, even twice', 'yea before a word'],
+    ['of Israel, yea, and made his son', 'of Israel, and indeed made his son', 'yea, and'],
+    ['Yea, though I walk', 'Even though I walk', 'yea, though'],
+    ['that died, yea rather, that is risen', 'that died, more than that, that is risen', 'yea rather'],
+    ['let your yea be yea', 'let your yes be yes', 'the noun'],
+    ['They were ware of it', 'They were aware of it', 'ware'],
+  ]
+  for (const [kjv, modern, name] of cases) {
+    t.equal(modernize(kjv), modern, name)
+    t.same(findHybrids(modernize(kjv)), [], `${name}: no hybrid`)
+  }
 })

@@ -488,9 +488,40 @@ function isVocative(sentence: Sentence, at: Inversion): boolean {
   return EST_IRREGULAR.has(verb.toLowerCase()) || isEstVerb(ctx)
 }
 
+/**
+ * "be thou" after a word that does not open the clause. After "blessed" or "cursed" it is a
+ * wish, which modern English says with "are" ("Blessed are you of the LORD"); anywhere else
+ * it is an imperative after a fronted phrase ("in malice be ye children", "notwithstanding be
+ * ye sure"), which drops the pronoun like any other. Leaving "be you" would be neither.
+ */
+function rewriteInvertedBe(sentence: Sentence, at: Inversion, before: string | undefined): void {
+  if (before === 'blessed' || before === 'cursed') {
+    replaceRange(sentence, at.verbIndex, at.end, [matchCase(at.verb, 'are'), at.pronoun, ...(at.hasNot ? ['not'] : [])])
+    return
+  }
+  // "if it be thou" asks who it is ("if it is you"); "if so be" and "may be" keep their "be".
+  if (before === 'it' && !at.hasNot) {
+    replaceRange(sentence, at.verbIndex, at.end, [matchCase(at.verb, 'is'), at.pronoun])
+    return
+  }
+  if (before !== undefined && NOT_IMPERATIVE_BE.has(before)) return
+  replaceRange(sentence, at.verbIndex, at.end, at.hasNot ? [matchCase(at.verb, 'do'), 'not', 'be'] : [at.verb])
+}
+
+/** Words before "be thou" that make it anything but an imperative: "if so be", "it may be". */
+const NOT_IMPERATIVE_BE: ReadonlySet<string> = new Set([
+  'so', 'may', 'might', 'there', 'would', 'could', 'should', 'will', 'shall', 'must', 'can', 'to', 'not', 'let',
+])
+
 /** Rewrites "VERB thou/ye" where VERB is a plain verb: a question or an imperative. */
 function rewritePlainVerbInversion(sentence: Sentence, at: Inversion): void {
   const verbLower = at.verb.toLowerCase()
+  // "and blessed be thou, which hast kept me": the wish, before the vocative test keeps the pronoun.
+  const wishedBy = lower(sentence, at.verbIndex - 1)
+  if (verbLower === 'be' && !at.question && (wishedBy === 'blessed' || wishedBy === 'cursed')) {
+    rewriteInvertedBe(sentence, at, wishedBy)
+    return
+  }
   if (!isPlainVerbCandidate(at.verb) || pronounIsSubject(sentence, at) || isVocative(sentence, at)) return
   const before = lower(sentence, at.verbIndex - 1)
   const opensClause = startsClause(sentence, at.verbIndex) || (before !== undefined && IMPERATIVE_OPENERS.has(before))
@@ -514,8 +545,10 @@ function rewritePlainVerbInversion(sentence: Sentence, at: Inversion): void {
     // after an article, preposition or number is an imperative; ye may be indicative.
     const nounBefore = before === undefined || NOUN_MARKERS.has(before)
     const name = /^\p{Lu}/u.test(at.verb) && !startsClause(sentence, at.verbIndex)
-    // "Blessed be thou of the LORD" is a wish, not a command: the pronoun stays.
-    if (verbLower === 'be') return
+    if (verbLower === 'be') {
+      rewriteInvertedBe(sentence, at, before)
+      return
+    }
     if (frontedObject || (at.pronoun === 'thou' && !nounBefore && !name)) removeWord(sentence, at.index)
     return
   }
@@ -602,6 +635,149 @@ function dropReflexiveThee(sentence: Sentence): void {
   }
 }
 
+/** Words before "thou be" or "ye be" that make "be" the infinitive: "shalt thou be", "to be". */
+const BEFORE_INFINITIVE_BE: ReadonlySet<string> = new Set([
+  'shall', 'shalt', 'will', 'wilt', 'may', 'mayest', 'mayst', 'might', 'mightest', 'can', 'canst',
+  'could', 'couldest', 'would', 'wouldest', 'should', 'shouldest', 'must', 'do', 'dost', 'did',
+  'didst', 'to', 'let', 'not', 'cannot', 'are', 'art', 'were', 'wert', 'have', 'hast', 'had',
+  'hadst', 'am', 'is', 'you',
+])
+
+/** Adverbs that may stand between the pronoun and its "be": "If ye then be risen". */
+const ADVERBS_BEFORE_BE: ReadonlySet<string> = new Set(['then', 'also', 'all', 'indeed', 'therefore', 'now', 'yet', 'both', 'altogether'])
+
+/** Participles with which the KJV's "be" is the perfect of a verb of motion: "till ye be come". */
+const PERFECT_WITH_BE: ReadonlySet<string> = new Set(['come', 'gone', 'entered', 'returned', 'departed', 'passed', 'arrived'])
+
+/**
+ * "thou be" and "ye be": the KJV's subjunctive ("if thou be the Son of God", "till ye be
+ * come") and its plural "be" ("Ye be witnesses"). Modern English has "are" in both, "have"
+ * before a participle of motion ("until you have come"), and says "lest thou be consumed" as
+ * "so that you will not be consumed". Only "you be" would be left otherwise.
+ */
+function rewriteSubjunctiveBe(sentence: Sentence): void {
+  for (let index = 0; index < sentence.words.length; index += 1) {
+    const pronoun = lower(sentence, index)
+    if (pronoun !== 'thou' && pronoun !== 'ye') continue
+    const before = joinedToPrevious(sentence, index) ? lower(sentence, index - 1) : undefined
+    // "a more honourable man than thou be bidden": the "be" is the man's, not the pronoun's.
+    if (before !== undefined && (BEFORE_INFINITIVE_BE.has(before) || before === 'than')) continue
+    let be = index + 1
+    while (be < index + 3 && ADVERBS_BEFORE_BE.has(lower(sentence, be) ?? '') && joinedToPrevious(sentence, be)) be += 1
+    if (lower(sentence, be) !== 'be' || !joinedToPrevious(sentence, be)) continue
+    const participle = lower(sentence, be + 1)
+    // "lest haply ye be found": the "haply" goes with the "lest" that it softens.
+    const lest = before === 'lest' ? index - 1 : before === 'haply' && lower(sentence, index - 2) === 'lest' ? index - 2 : undefined
+    // "Judge not, that ye be not judged": after a pause, "that ... be not" gives the purpose.
+    const purpose = before === 'that' && lower(sentence, be + 1) === 'not' && /[,;:]/.test(sentence.gaps[index - 1] ?? '')
+    if (lest !== undefined) {
+      replaceRange(sentence, be, be, ['will', 'not', 'be'])
+      replaceRange(sentence, lest, index - 1, [matchCase(sentence.words[lest] ?? '', 'so'), 'that'])
+    } else if (purpose) {
+      replaceRange(sentence, be, be + 1, ['will', 'not', 'be'])
+      replaceRange(sentence, index - 1, index - 1, [matchCase(sentence.words[index - 1] ?? '', 'so'), 'that'])
+    } else if (participle !== undefined && PERFECT_WITH_BE.has(participle) && joinedToPrevious(sentence, be + 1)) {
+      sentence.words[be] = 'have'
+    } else {
+      sentence.words[be] = 'are'
+    }
+  }
+}
+
+/**
+ * "Of the Rock that begat thee thou art unmindful": an object pronoun that ends a fronted
+ * phrase runs into the subject pronoun. Once both are "you" only a comma keeps them apart.
+ */
+function separateFrontedObject(sentence: Sentence): void {
+  for (let index = 1; index < sentence.words.length; index += 1) {
+    const subject = lower(sentence, index)
+    if ((subject !== 'thou' && subject !== 'ye') || !joinedToPrevious(sentence, index)) continue
+    const object = lower(sentence, index - 1)
+    if (object === 'thee' || object === 'you') sentence.gaps[index] = ', '
+  }
+}
+
+/** Words that are never the verb of an inverted "VERB I thee". */
+const NOT_INVERTED_VERBS: ReadonlySet<string> = new Set([
+  ...PLAIN_AUXILIARIES, 'am', 'be', 'do', 'and', 'but', 'or', 'nor', 'that', 'if', 'when', 'as',
+  'than', 'which', 'whom', 'what', 'who', 'because', 'for', 'so', 'then', 'now', 'till', 'until',
+  'whether', 'though', 'lest', 'where', 'while', 'since', 'unless', 'before', 'after', 'yea',
+  'nay', 'o', 'oh', 'shalt', 'wilt', 'hast', 'art', 'dost', 'didst', 'canst', 'hadst',
+])
+
+/**
+ * The KJV's inverted "VERB I thee" ("therefore suffered I thee not", "even so send I you",
+ * "Told not I thee?"): modern order puts the subject first ("I sent you"), with "do" where
+ * there is a "not" or the sentence opens with "neither" ("Neither do I tell you"), and a
+ * question keeps its inversion with "did" ("Did I not tell you?").
+ */
+function rewriteInvertedI(sentence: Sentence): void {
+  for (let index = 1; index + 1 < sentence.words.length; index += 1) {
+    if (sentence.words[index] !== 'I' || !joinedToPrevious(sentence, index)) continue
+    const object = lower(sentence, index + 1)
+    if ((object !== 'thee' && object !== 'you') || !joinedToPrevious(sentence, index + 1)) continue
+    const notBefore = lower(sentence, index - 1) === 'not' && joinedToPrevious(sentence, index - 1)
+    const verbIndex = notBefore ? index - 2 : index - 1
+    const verb = sentence.words[verbIndex]
+    if (verb === undefined || verbIndex < 0 || NOT_INVERTED_VERBS.has(verb.toLowerCase())) continue
+    if (!isPlainVerbCandidate(verb) && pastToBase(verb.toLowerCase()) === undefined) continue
+    const notAfter = lower(sentence, index + 2) === 'not' && joinedToPrevious(sentence, index + 2)
+    const hasNot = notBefore || notAfter
+    const end = notAfter ? index + 2 : index + 1
+    const verbLower = verb.toLowerCase()
+    const base = pastToBase(verbLower)
+    const doVerb = base === undefined ? 'do' : 'did'
+    const plain = base ?? verbLower
+    const opener = lower(sentence, verbIndex - 1)
+    const pronoun = sentence.words[index + 1] ?? 'thee'
+    let words: string[]
+    if (inQuestion(sentence, index)) words = [doVerb, 'I', ...(hasNot ? ['not'] : []), plain, pronoun]
+    else if (opener === 'neither' || opener === 'nor') words = [doVerb, 'I', ...(hasNot ? ['not'] : []), plain, pronoun]
+    else if (hasNot) words = ['I', doVerb, 'not', plain, pronoun]
+    else words = ['I', verbLower, pronoun]
+    // The first word takes the capital the verb had at the start of a sentence; "I" keeps its own.
+    words[0] = words[0] === 'I' ? 'I' : matchCase(verb, words[0] ?? '')
+    replaceRange(sentence, verbIndex, end, words)
+  }
+}
+
+/**
+ * "yea" inside a sentence is not an answer but "indeed" or "even": "a son also of her: yea, I
+ * will bless her", "once, yea twice", "yea, though I walk". As "yes" it would read as a reply
+ * in the middle of a statement. The noun ("let your yea be yea") follows a word without
+ * punctuation and stays "yes"; the answer that opens a speech ("Yea, Lord") is left to the
+ * word rules.
+ */
+function rewriteMidSentenceYea(sentence: Sentence): void {
+  for (let index = 0; index < sentence.words.length; index += 1) {
+    const word = sentence.words[index] ?? ''
+    if (word.toLowerCase() !== 'yea') continue
+    const next = lower(sentence, index + 1)
+    const nextGap = sentence.gaps[index + 1] ?? ''
+    if (next === 'rather') {
+      // "yea rather" is "more than that", whether it opens the sentence or not.
+      replaceRange(sentence, index, index + 1, [matchCase(word, 'more'), 'than', 'that'])
+      continue
+    }
+    if (next === 'though' && /^,\s+$/.test(nextGap)) {
+      replaceRange(sentence, index, index + 1, [matchCase(word, 'even'), 'though'])
+      continue
+    }
+    // "Yea, yea; Nay, nay": the doubled answer is the noun, as in "let your yea be yea".
+    const previous = lower(sentence, index - 1)
+    if (previous === 'yea' || previous === 'nay') continue
+    const midSentence = word === 'yea' && (index === 0 || /[,;:?!(]/.test(sentence.gaps[index] ?? ''))
+    if (!midSentence) continue
+    if (next === 'and' && /^,\s+$/.test(nextGap) && /^\s+$/.test(sentence.gaps[index + 2] ?? '')) {
+      replaceRange(sentence, index, index + 1, ['and', 'indeed'])
+    } else if (next !== undefined && joinedToPrevious(sentence, index + 1)) {
+      sentence.words[index] = 'even'
+    } else {
+      sentence.words[index] = 'indeed'
+    }
+  }
+}
+
 /**
  * "Fear not" at the start of a sentence or quotation is the imperative "Do not fear". A
  * capital after a comma marks the start of what is said; a lower-case verb counts only
@@ -682,6 +858,9 @@ function modernizeWord(sentence: Sentence, index: number): string {
       const noun = /['’]/.test(gap) || ['the', 'by', 'of', 'an', 'his', 'her', 'their', 'thy', 'my', 'your', 'our', 'its'].includes(prev ?? '')
       return noun ? word : matchCase(word, 'are')
     }
+    case 'ware':
+      // The adjective of "be thou ware" and "they were ware of it"; "all manner of ware" is the noun.
+      return prev !== undefined && ['be', 'were', 'was', 'is', 'are', 'am', 'been'].includes(prev) ? matchCase(word, 'aware') : word
     case 'wherefore':
       return matchCase(word, whereforeMeaning(sentence, index))
     case 'whence':
@@ -723,7 +902,11 @@ export function modernize(kjv: string): string {
   // "went no whither" is the old "went nowhere".
   text = text.replace(/\b([Nn])o whither\b/g, '$1owhere')
   text = pass(text, dropReflexiveThee)
+  text = pass(text, separateFrontedObject)
+  text = pass(text, rewriteInvertedI)
   text = pass(text, rewriteInversions)
+  text = pass(text, rewriteSubjunctiveBe)
+  text = pass(text, rewriteMidSentenceYea)
   text = pass(text, rewriteImperativeNot)
   text = pass(text, (sentence) => {
     sentence.words = sentence.words.map((_word, index) => modernizeWord(sentence, index))
