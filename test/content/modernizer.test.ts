@@ -6,7 +6,7 @@
  */
 import t from 'tap'
 import { readFileSync } from 'node:fs'
-import { findArchaicForms } from '../../src/text/archaic.js'
+import { findArchaicForms, findBroadArchaicForms } from '../../src/text/archaic.js'
 import { baseFromStem, estToModern, ethToModern, modernize, thirdPerson } from '../../src/content/pipeline/modernizer.js'
 import { modernizerReport } from '../../src/content/pipeline/modernizer.report.js'
 import { HYBRID_KINDS, findHybrids, type HybridKind } from '../../src/content/pipeline/modernizer.hybrids.js'
@@ -69,10 +69,12 @@ t.test('modernizing twice changes nothing', async (t) => {
   for (const pair of pairs) t.equal(modernize(pair.modern), pair.modern, pair.ref)
 })
 
-t.test('no archaic form survives in the pairs', async (t) => {
+t.test('no archaic form survives in the pairs, by the narrow and the broad definition', async (t) => {
   for (const pair of pairs) {
     t.same(findArchaicForms(modernize(pair.kjv)), [], pair.ref)
     t.same(findArchaicForms(pair.modern), [], `${pair.ref} (expected text)`)
+    t.same(findBroadArchaicForms(pair.modern), [], `${pair.ref} (expected text, broad)`)
+    t.same(findHybrids(pair.modern), [], `${pair.ref} (expected text, hybrids)`)
   }
 })
 
@@ -265,8 +267,8 @@ t.test('modernize: the rules that keep hybrids out', async (t) => {
     ['Blessed be thou of the LORD.', 'Blessed are you of the LORD.', 'a wish'],
     ['notwithstanding be ye sure of this', 'notwithstanding be sure of this', 'an imperative after a fronted word'],
     ['Lord, if it be thou, bid me come', 'Lord, if it is you, bid me come', 'if it be thou'],
-    ['that begat thee thou art unmindful', 'that begat you, you are unmindful', 'a fronted object'],
-    ['therefore suffered I thee not to touch her.', 'therefore I did not suffer you to touch her.', 'VERB I thee not'],
+    ['that begat thee thou art unmindful', 'that fathered you, you are unmindful', 'a fronted object'],
+    ['therefore suffered I thee not to touch her.', 'therefore I did not allow you to touch her.', 'VERB I thee not'],
     ['Then washed I thee with water', 'Then I washed you with water', 'VERB I thee'],
     ['Told not I thee, saying, All that I must do?', 'Did I not tell you, saying, All that I must do?', 'an inverted question'],
     ['Neither tell I you by what authority', 'Neither do I tell you by what authority', 'after neither'],
@@ -282,4 +284,48 @@ t.test('modernize: the rules that keep hybrids out', async (t) => {
     t.equal(modernize(kjv), modern, name)
     t.same(findHybrids(modernize(kjv)), [], `${name}: no hybrid`)
   }
+})
+
+t.test('modernize: the words and phrases of the broad list', async (t) => {
+  const cases: Array<[string, string, string]> = [
+    ['And Adam begat Seth; his brethren', 'And Adam fathered Seth; his brothers', 'begat, brethren'],
+    ["lest his brethren's heart faint", "lest his brothers' heart faint", 'a possessive'],
+    ['the fruit thereof, and the seed therein; he set it thereon', 'the fruit of it, and the seed in it; he set it on it', 'there- words'],
+    ['the tree, whereof I commanded thee', 'the tree, of which I commanded you', 'a relative where- word'],
+    ['Wherewith shall I come before the LORD?', 'With what shall I come before the LORD?', 'a question'],
+    ['Tell me wherein thy great strength lieth, and wherewith thou mightest be bound', 'Tell me in what your great strength lies, and with what you might be bound', 'an indirect question'],
+    ['whosoever believeth, whatsoever he doeth', 'whoever believes, whatever he does', '-soever'],
+    ['and he smote them; smite thou; he smiteth', 'and he struck them; strike; he strikes', 'smite'],
+    ['Hearken unto me; they hearkened not', 'Listen to me; they listened not', 'hearken'],
+    ['And it came to pass, that he went out.', 'And he went out.', 'it came to pass, that'],
+    ['And it came to pass, when he heard it, that he rose.', 'And when he heard it, he rose.', 'the resuming that'],
+    ['It came to pass after this, that he went.', 'After this, he went.', 'at the start of a sentence'],
+    ['before it came to pass I showed it thee; all came to pass.', 'before it happened I showed it you; all happened.', 'a real verb'],
+    ['Behold, I send you; and, lo, the star', 'Look, I send you; and, look, the star', 'the interjection'],
+    ['Behold the Lamb of God', 'Look, the Lamb of God', 'before a noun'],
+    ['ye shall behold him; I beheld it; Behold what manner of love', 'you shall see him; I saw it; See what manner of love', 'the verb'],
+    ['the Holy Ghost; he gave up the ghost; the quick and the dead', 'the Holy Spirit; he gave up the spirit; the living and the dead', 'phrases'],
+    ['Forasmuch as he is; Forasmuch then as we are; insomuch that they marvelled', 'Since he is; Since then we are; so that they marvelled', 'forasmuch, insomuch'],
+    ['his raiment; the kine; victuals; betwixt us; whilst; afore; aforetime; anon; amongst', 'his clothing; the cows; food; between us; while; before; formerly; at once; among', 'single words'],
+    ['Ruth clave unto her; he clave the wood; the ground clave asunder', 'Ruth clung to her; he split the wood; the ground split apart', 'clave'],
+    ['go yonder; on yonder side', 'go over there; on that side', 'yonder'],
+  ]
+  for (const [kjv, modern, name] of cases) {
+    t.equal(modernize(kjv), modern, name)
+    t.same(findBroadArchaicForms(modernize(kjv)), [], `${name}: nothing archaic left`)
+  }
+})
+
+t.test('modernize: words whose meaning changed, only where the old sense is certain', async (t) => {
+  const cases: Array<[string, string, string]> = [
+    ['he offered the meat offering; as he sat at meat; give me meat', 'he offered the grain offering; as he sat at the table; give me food', 'meat'],
+    ['the ears of corn; your conversation', 'the ears of grain; your conduct', 'corn, conversation'],
+    ['Suffer the little children to come; suffer me that I may feel; he was suffered to dwell', 'Allow the little children to come; allow me that I may feel; he was allowed to dwell', 'suffer as allow'],
+    ['he must suffer many things; to suffer for his sake; how long shall I suffer you?', 'he must suffer many things; to suffer for his sake; how long shall I suffer you?', 'suffer as undergo'],
+    ['only he who now letteth will let, until; but was let hitherto; who shall let it?', 'only he who now restrains will restrain, until; but was hindered hitherto; who shall hinder it?', 'let as hinder'],
+    ['he that letteth him go; let us go', 'he that lets him go; let us go', 'let as let'],
+    ['the snares of death prevented me; shall not prevent them which are asleep', 'the snares of death met me; shall not precede them which are asleep', 'prevent'],
+    ['Sarai dealt hardly with her; hardly bestead; a rich man shall hardly enter', 'Sarai dealt harshly with her; hard-pressed; a rich man shall with difficulty enter', 'hardly'],
+  ]
+  for (const [kjv, modern, name] of cases) t.equal(modernize(kjv), modern, name)
 })
