@@ -8,7 +8,7 @@ import t from 'tap'
 import { readFileSync } from 'node:fs'
 import { findArchaicForms, findBroadArchaicForms } from '../../src/text/archaic.js'
 import { baseFromStem, estToModern, ethToModern, modernize, thirdPerson } from '../../src/content/pipeline/modernizer.js'
-import { modernizerReport } from '../../src/content/pipeline/modernizer.report.js'
+import { formatModernizerReport, modernizerReport } from '../../src/content/pipeline/modernizer.report.js'
 import { HYBRID_KINDS, findHybrids, type HybridKind } from '../../src/content/pipeline/modernizer.hybrids.js'
 import { readKjvSeed } from '../../src/seed/kjv-seed.js'
 import { KJV_SEED_FILE } from '../../src/seed/seed-files.js'
@@ -175,21 +175,45 @@ t.test('modernizerReport', async (t) => {
     { slug: 'john-3-16', text: 'For God so loved the world, that he gave his only begotten Son.' },
     { slug: 'genesis-3-9', text: 'And the LORD God called unto Adam, and said unto him, Where art thou?' },
   ])
-  t.same(report, { total: 2, withArchaic: 0, share: 0, topForms: [], examples: [] })
+  t.equal(report.total, 2)
+  t.equal(report.withArchaic, 0)
+  t.same(report.topForms, [])
+  t.same(report.narrow, { withArchaic: 0, share: 0 })
+  t.equal(report.hybrids.verses, 0)
+  t.same(report.verbatim, { verses: 1, share: 0.5 }, 'John 3:16 needs no change; Genesis 3:9 does')
   const empty = modernizerReport([])
   t.equal(empty.share, 0, 'no verses, no division by zero')
-  // The unmodernized text shows the counting: forms once per verse, ties alphabetical.
+  t.equal(empty.verbatim.share, 0)
+  // The unmodernized text shows the counting: forms once per verse, ties alphabetical; the
+  // broad list counts what the narrow one lets pass (behold, brethren).
   const raw = modernizerReport([
     { slug: 'a-1-1', text: 'Thou art; thou art.' },
     { slug: 'a-1-2', text: 'Plain text.' },
     { slug: 'a-1-3', text: 'Thou hast it unto thee.' },
     { slug: 'a-1-4', text: 'He saith unto them.' },
+    { slug: 'a-1-5', text: 'Behold, the brethren.' },
   ], { forms: 3, examples: 2, transform: (text) => text })
-  t.equal(raw.total, 4)
-  t.equal(raw.withArchaic, 3)
-  t.equal(raw.share, 0.75)
+  t.equal(raw.total, 5)
+  t.equal(raw.withArchaic, 4)
+  t.equal(raw.share, 0.8)
+  t.same(raw.narrow, { withArchaic: 3, share: 0.6 })
   t.same(raw.topForms, [['thou', 2], ['unto', 2], ['art', 1]])
   t.same(raw.examples, [{ slug: 'a-1-1', forms: ['thou', 'art'] }, { slug: 'a-1-3', forms: ['thou', 'hast', 'unto', 'thee'] }])
+  t.same(raw.verbatim, { verses: 5, share: 1 }, 'the identity changes nothing')
+  // Hybrids: counted once per verse and per kind, every kind listed.
+  const hybrid = modernizerReport([
+    { slug: 'b-1-1', text: 'if you be able; if you be willing' },
+    { slug: 'b-1-2', text: 'Blessed be you; begat you you are' },
+    { slug: 'b-1-3', text: 'Plain text.' },
+  ], { transform: (text) => text })
+  t.equal(hybrid.hybrids.verses, 2)
+  t.equal(hybrid.hybrids.share, 2 / 3)
+  t.same(hybrid.hybrids.kinds.filter(([, n]) => n > 0), [['you be', 1], ['be you', 1], ['you you', 1]])
+  t.equal(hybrid.hybrids.kinds.length, HYBRID_KINDS.length)
+  t.same(hybrid.hybrids.examples, [{ slug: 'b-1-1', hybrids: ['you be', 'you be'] }, { slug: 'b-1-2', hybrids: ['be you', 'you you'] }])
+  const lines = formatModernizerReport(hybrid)
+  t.match(lines.join('\n'), /with a hybrid \(half old, half modern\): 2 verses \(66\.67%\); target 0: MISSED/)
+  t.match(lines.join('\n'), /served verbatim \(modernized text identical to the KJV\): 3 verses \(100\.00%\)/)
 })
 
 t.test('findHybrids: each kind on a bad example', async (t) => {
