@@ -28,6 +28,8 @@ const report = modernizerReport(verses)
 const baseline = modernizerReport(verses, { forms: 0, examples: 0, transform: (text) => text })
 
 for (const line of formatModernizerReport(report)) console.log(line)
-console.log(`  the KJV itself: broad ${baseline.withArchaic} verses (${percent(baseline.share)}), narrow ${baseline.narrow.withArchaic} (${percent(baseline.narrow.share)}), hybrids ${baseline.hybrids.verses}`)
+console.log(
+  `  the KJV itself: broad ${baseline.withArchaic} verses (${percent(baseline.share)}), narrow ${baseline.narrow.withArchaic} (${percent(baseline.narrow.share)}), hybrids ${baseline.hybrids.verses}`,
+)
 
 if (report.share >= REPORT_TARGET || report.hybrids.verses > 0) process.exitCode = 1

@@ -31,7 +31,6 @@ import { contentCoverage } from '../content/coverage.js'
 import { databaseCoverageInput, shippedCoverageInput } from '../content/coverage.sources.js'
 import type { StructuredVerse } from '../verses/verse.store.js'
 
-
 /** The help text of the content commands (main.ts may include it in its own). */
 export const CONTENT_USAGE = `Usage: plainverse content <command> [options]
 
@@ -116,7 +115,8 @@ type Values = ReturnType<typeof parse>['values']
 
 function positiveInt(name: string, raw: string | undefined, max = 1_000_000): number | undefined {
   if (raw === undefined) return undefined
-  if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1 || Number(raw) > max) throw new UsageError(`--${name} must be a whole number from 1 to ${max} (got ${JSON.stringify(raw)})`)
+  if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1 || Number(raw) > max)
+    throw new UsageError(`--${name} must be a whole number from 1 to ${max} (got ${JSON.stringify(raw)})`)
   return Number(raw)
 }
 
@@ -149,19 +149,24 @@ export async function runContentCommand(args: readonly string[], io: ContentIo):
     io.err(`${error instanceof Error ? error.message : String(error)}\n\n${CONTENT_USAGE}`)
     return EX_USAGE
   }
-  const { positionals: [command, ...rest], values } = parsed
+  const {
+    positionals: [command, ...rest],
+    values,
+  } = parsed
   if (values.help === true || command === 'help') {
     io.out(CONTENT_USAGE)
     return 0
   }
   try {
-    if (command === undefined || ALLOWED[command] === undefined) throw new UsageError(command === undefined ? 'content needs a command' : `unknown content command ${JSON.stringify(command)}`)
+    if (command === undefined || ALLOWED[command] === undefined)
+      throw new UsageError(command === undefined ? 'content needs a command' : `unknown content command ${JSON.stringify(command)}`)
     const allowed = ALLOWED[command] ?? []
     for (const [name, value] of Object.entries(values)) {
       if (value !== undefined && name !== 'help' && !allowed.includes(name)) throw new UsageError(`--${name} does not apply to content ${command}`)
     }
     const positionalCount = command === 'import' ? 1 : 0
-    if (rest.length !== positionalCount) throw new UsageError(command === 'import' ? 'content import needs exactly one FILE' : `unexpected argument ${JSON.stringify(rest[0])}`)
+    if (rest.length !== positionalCount)
+      throw new UsageError(command === 'import' ? 'content import needs exactly one FILE' : `unexpected argument ${JSON.stringify(rest[0])}`)
     if (command === 'report') return await report(io, values.json === true)
     if (command === 'generate') return await generate(values, io)
     if (command === 'export') return await exportContent(values, io)
@@ -213,7 +218,12 @@ async function withDatabase(config: Config, io: ContentIo, work: (deps: CommandD
       verses: stores.verses,
       repository,
       content: new ContentService(repository, stores.verses),
-      narrative: { narratives: stores.narratives, verses: stores.verses, repository: narrativeRepository, content: new NarrativeContentService(narrativeRepository, stores.narratives) },
+      narrative: {
+        narratives: stores.narratives,
+        verses: stores.verses,
+        repository: narrativeRepository,
+        content: new NarrativeContentService(narrativeRepository, stores.narratives),
+      },
     })
   } finally {
     await handle.close()
@@ -224,7 +234,8 @@ async function withDatabase(config: Config, io: ContentIo, work: (deps: CommandD
 async function generate(values: Values, io: ContentIo): Promise<number> {
   const what = target(values.target) ?? 'verses'
   // Each target has its own way of choosing: books and chapters for verses, Gospels for narratives.
-  if (what === 'narratives' && (values.book !== undefined || values.chapter !== undefined)) throw new UsageError('--book and --chapter apply to verses; choose narratives with --gospel')
+  if (what === 'narratives' && (values.book !== undefined || values.chapter !== undefined))
+    throw new UsageError('--book and --chapter apply to verses; choose narratives with --gospel')
   if (what === 'verses' && values.gospel !== undefined) throw new UsageError('--gospel applies to --target narratives; choose verses with --book')
   const selection = {
     style: style(values.style, true) as Style,
@@ -264,7 +275,10 @@ async function generate(values: Values, io: ContentIo): Promise<number> {
     let outcome
     try {
       const run = { client, model: llm.model, concurrency, signal: controller.signal, onEvent: progress.handle }
-      outcome = what === 'narratives' ? await generateNarrativeContent(deps.narrative, { ...narrativeSelection, ...run }) : await generateContent(deps, { ...selection, ...run })
+      outcome =
+        what === 'narratives'
+          ? await generateNarrativeContent(deps.narrative, { ...narrativeSelection, ...run })
+          : await generateContent(deps, { ...selection, ...run })
     } finally {
       progress.finish()
       process.off('SIGINT', onSignal)
@@ -301,8 +315,12 @@ async function exportContent(values: Values, io: ContentIo): Promise<number> {
       if ((error as NodeJS.ErrnoException).code === 'EPIPE') return 0
       throw error
     }
-    if (what === 'narratives') io.err(`Exported ${formatCount(lines.length)} lines (curated and generated narrative content${selected === undefined ? '' : `, ${selected} style`}).`)
-    else io.err(`Exported ${formatCount(lines.length)} lines (curated and generated content${selected === undefined ? '' : `, ${selected} style`}; the modernized text is derived by the seed and not exported).`)
+    if (what === 'narratives')
+      io.err(`Exported ${formatCount(lines.length)} lines (curated and generated narrative content${selected === undefined ? '' : `, ${selected} style`}).`)
+    else
+      io.err(
+        `Exported ${formatCount(lines.length)} lines (curated and generated content${selected === undefined ? '' : `, ${selected} style`}; the modernized text is derived by the seed and not exported).`,
+      )
     return 0
   })
 }
@@ -329,7 +347,9 @@ async function importContent(file: string, explicit: Target | undefined, dryRun:
     const result = what === 'narratives' ? await narrative.content.import(text, { dryRun }) : await content.import(text, { dryRun })
     for (const rejected of result.rejected) io.err(`line ${rejected.line}: ${rejected.reason}`)
     if (result.rejected.length > 0) {
-      io.err(`Rejected ${formatCount(result.rejected.length)} of ${formatCount(result.lines)} lines; nothing was written (an import is all or nothing: fix these lines and import the file again).`)
+      io.err(
+        `Rejected ${formatCount(result.rejected.length)} of ${formatCount(result.lines)} lines; nothing was written (an import is all or nothing: fix these lines and import the file again).`,
+      )
       return 1
     }
     if (dryRun) {
@@ -337,7 +357,9 @@ async function importContent(file: string, explicit: Target | undefined, dryRun:
     } else if (!result.written) {
       io.out('The file has no content lines; nothing was written.')
     } else {
-      io.out(`Imported ${formatCount(result.accepted)} ${what === 'narratives' ? 'narrative ' : ''}lines from ${file} (lines identical to stored content change nothing).`)
+      io.out(
+        `Imported ${formatCount(result.accepted)} ${what === 'narratives' ? 'narrative ' : ''}lines from ${file} (lines identical to stored content change nothing).`,
+      )
       io.out(RESTART_REMINDER)
     }
     return 0
@@ -358,10 +380,11 @@ async function databaseCoverage(verses: readonly StructuredVerse[]): Promise<Dat
     return { status: 'unavailable', location: 'configuration', reason: error.message }
   }
   const location = databaseLocation(config)
-  const where = location.kind === 'pglite' ? location.dir ?? 'memory' : 'DATABASE_URL'
+  const where = location.kind === 'pglite' ? (location.dir ?? 'memory') : 'DATABASE_URL'
   let lock: DataDirLock | undefined
   if (location.kind === 'pglite') {
-    if (location.dir === undefined || !existsSync(location.dir)) return { status: 'unavailable', location: where, reason: 'no database there yet (plainverse db seed creates it)' }
+    if (location.dir === undefined || !existsSync(location.dir))
+      return { status: 'unavailable', location: where, reason: 'no database there yet (plainverse db seed creates it)' }
     try {
       lock = claimEmbeddedDatabase(resolve(config.dataDir))
     } catch (error) {
@@ -400,9 +423,13 @@ async function report(io: ContentIo, json: boolean): Promise<number> {
       return { slug: book === undefined ? String(v.id) : verseSlug(book, v.chapter, v.verse), text: v.text }
     }),
   )
-  const shipped = contentCoverage(shippedCoverageInput(verses, {
-    verseDir: projectPath(VERSE_CONTENT_DIR), narratives: projectPath(NARRATIVES_FILE), narrativeContent: projectPath(NARRATIVE_CONTENT_FILE),
-  }))
+  const shipped = contentCoverage(
+    shippedCoverageInput(verses, {
+      verseDir: projectPath(VERSE_CONTENT_DIR),
+      narratives: projectPath(NARRATIVES_FILE),
+      narrativeContent: projectPath(NARRATIVE_CONTENT_FILE),
+    }),
+  )
   const database = await databaseCoverage(verses)
   const met = modernizer.share < REPORT_TARGET && modernizer.hybrids.verses === 0
   if (json) {

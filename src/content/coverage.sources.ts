@@ -29,7 +29,10 @@ function narrativeSlugs(path: string): string[] {
 
 /** The non-blank lines of a JSONL file, parsed. */
 function jsonLines(path: string): Array<Record<string, unknown>> {
-  return readFileSync(path, 'utf8').split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line) as Record<string, unknown>)
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
 }
 
 /** The style of a parsed line, or undefined for anything else. */
@@ -50,14 +53,18 @@ function text(line: Record<string, unknown>, name: string): string | undefined {
  */
 export function shippedCoverageInput(verses: readonly StructuredVerse[], files: ShippedFiles): CoverageInput {
   const lines: CoverageLine[] = []
-  for (const name of readdirSync(files.verseDir).filter((file) => file.endsWith('.jsonl')).sort()) {
+  for (const name of readdirSync(files.verseDir)
+    .filter((file) => file.endsWith('.jsonl'))
+    .sort()) {
     for (const line of jsonLines(join(files.verseDir, name))) {
       const address = parseVerseSlug(text(line, 'slug') ?? '')
       const style = styleOf(line.style)
       if (address === undefined || style === undefined) continue
       const fields = filledFields({
-        simplified_text: text(line, 'simplified_text'), bottom_line: text(line, 'bottom_line'),
-        historical_context: text(line, 'historical_context'), practical_reflection: text(line, 'practical_reflection'),
+        simplified_text: text(line, 'simplified_text'),
+        bottom_line: text(line, 'bottom_line'),
+        historical_context: text(line, 'historical_context'),
+        practical_reflection: text(line, 'practical_reflection'),
       })
       lines.push({ book: address.book.position, chapter: address.chapter, verse: address.verse, style, fields })
     }
@@ -89,13 +96,18 @@ export function databaseCoverageInput(
     const verse = byId.get(row.verseId)
     if (row.method === 'modernized' || verse === undefined) continue
     const fields = filledFields({
-      simplified_text: row.simplifiedText, bottom_line: row.bottomLine,
-      historical_context: row.historicalContext, practical_reflection: row.practicalReflection,
+      simplified_text: row.simplifiedText,
+      bottom_line: row.bottomLine,
+      historical_context: row.historicalContext,
+      practical_reflection: row.practicalReflection,
     })
     lines.push({ book: verse.book, chapter: verse.chapter, verse: verse.verse, style: row.style, fields })
   }
   const narrativeLines = narrativeRows.map((row) => ({
-    narrative: row.slug, style: row.style, summary: row.summary.trim() !== '', bottomLine: row.bottomLine.trim() !== '',
+    narrative: row.slug,
+    style: row.style,
+    summary: row.summary.trim() !== '',
+    bottomLine: row.bottomLine.trim() !== '',
   }))
   return { verseBooks: verses.map((verse) => verse.book), lines, narratives: narrativeSlugs(narrativesFile), narrativeLines }
 }

@@ -119,7 +119,12 @@ class GroupTally {
   readonly styles: Record<Style, StyleTally> = { faithful: new StyleTally(), casual: new StyleTally() }
 
   coverage(name: string): GroupCoverage {
-    return { name, total: this.total, faithful: this.styles.faithful.coverage('faithful', this.total), casual: this.styles.casual.coverage('casual', this.total) }
+    return {
+      name,
+      total: this.total,
+      faithful: this.styles.faithful.coverage('faithful', this.total),
+      casual: this.styles.casual.coverage('casual', this.total),
+    }
   }
 }
 
@@ -143,7 +148,10 @@ export function contentCoverage(input: CoverageInput): ContentCoverage {
     const key = `${line.book}:${line.chapter}:${line.verse}`
     for (const group of groupsOf(line.book)) group.styles[line.style].add(key, line.fields)
   }
-  const narrativeSets = { faithful: { summary: new Set<string>(), bottomLine: new Set<string>() }, casual: { summary: new Set<string>(), bottomLine: new Set<string>() } }
+  const narrativeSets = {
+    faithful: { summary: new Set<string>(), bottomLine: new Set<string>() },
+    casual: { summary: new Set<string>(), bottomLine: new Set<string>() },
+  }
   const known = new Set(input.narratives)
   for (const line of input.narrativeLines) {
     if (!known.has(line.narrative)) continue

@@ -22,7 +22,9 @@ const LINES: CoverageLine[] = [
 
 t.test('counts verses and fields by style, testament and book', async (t) => {
   const coverage = contentCoverage({
-    verseBooks: VERSE_BOOKS, lines: LINES, narratives: ['a', 'b', 'c', 'd'],
+    verseBooks: VERSE_BOOKS,
+    lines: LINES,
+    narratives: ['a', 'b', 'c', 'd'],
     narrativeLines: [
       { narrative: 'a', style: 'faithful', summary: true, bottomLine: true },
       { narrative: 'b', style: 'faithful', summary: true, bottomLine: false },
@@ -56,6 +58,9 @@ t.test('formatCoverage: one row per group, counts with percentages', async (t) =
   t.equal(lines[0], 'Content coverage, test')
   t.equal(lines.length, 3 + 1 + 2 + BOOKS.length + 1, 'title, legend, header, all, testaments, books, narratives')
   const genesis = lines.find((line) => line.trimStart().startsWith('Genesis')) ?? ''
-  t.match(genesis, /Genesis\s+4\s+2 \(50\.00%\)\s+2 \(50\.00%\)\s+2 \(50\.00%\)\s+1 \(25\.00%\)\s+1 \(25\.00%\)\s+1 \(25\.00%\)\s+1 \(25\.00%\)\s+1 \(25\.00%\)$/)
+  t.match(
+    genesis,
+    /Genesis\s+4\s+2 \(50\.00%\)\s+2 \(50\.00%\)\s+2 \(50\.00%\)\s+1 \(25\.00%\)\s+1 \(25\.00%\)\s+1 \(25\.00%\)\s+1 \(25\.00%\)\s+1 \(25\.00%\)$/,
+  )
   t.match(lines.at(-1) ?? '', /narratives \(1\): faithful summary 0 \(0\.00%\)/)
 })

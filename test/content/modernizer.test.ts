@@ -15,7 +15,11 @@ import { KJV_SEED_FILE } from '../../src/seed/seed-files.js'
 import { projectPath } from '../../src/infra/paths.js'
 import { BOOKS } from '../../src/verses/books.js'
 
-interface Pair { ref: string; kjv: string; modern: string }
+interface Pair {
+  ref: string
+  kjv: string
+  modern: string
+}
 const pairs = JSON.parse(readFileSync(new URL('./modernizer-pairs.json', import.meta.url), 'utf8')) as Pair[]
 
 /** The canonical position (1 to 66) of a pair's book. */
@@ -27,11 +31,19 @@ function bookOf(pair: Pair): number {
 t.test('the pairs cover the whole Bible and the hard cases', async (t) => {
   t.ok(pairs.length >= 320, `${pairs.length} pairs`)
   t.equal(new Set(pairs.map((p) => p.ref)).size, pairs.length, 'no reference twice')
-  t.notOk(pairs.some((p) => bookOf(p) === 0), 'every reference names a KJV book')
+  t.notOk(
+    pairs.some((p) => bookOf(p) === 0),
+    'every reference names a KJV book',
+  )
   // Law, history, poetry, major and minor prophets, gospels and Acts, epistles, Revelation.
   const sections: Array<[string, number, number]> = [
-    ['law', 1, 5], ['history', 6, 17], ['poetry', 18, 22], ['prophets', 23, 39],
-    ['gospels and Acts', 40, 44], ['epistles', 45, 65], ['Revelation', 66, 66],
+    ['law', 1, 5],
+    ['history', 6, 17],
+    ['poetry', 18, 22],
+    ['prophets', 23, 39],
+    ['gospels and Acts', 40, 44],
+    ['epistles', 45, 65],
+    ['Revelation', 66, 66],
   ]
   for (const [name, from, to] of sections) {
     const count = pairs.filter((p) => bookOf(p) >= from && bookOf(p) <= to).length
@@ -47,7 +59,10 @@ t.test('the pairs cover the whole Bible and the hard cases', async (t) => {
     ['-eth after sh', /sheth\b/],
     ['-eth after ch', /cheth\b/],
     ['-eth after a consonant plus y', /[^aeiou]ieth\b/],
-    ['goeth', /\bgoeth\b/], ['doeth', /\bdoeth\b/], ['hath', /\bhath\b/], ['saith', /\bsaith\b/],
+    ['goeth', /\bgoeth\b/],
+    ['doeth', /\bdoeth\b/],
+    ['hath', /\bhath\b/],
+    ['saith', /\bsaith\b/],
     ['wherefore as why', /[Ww]herefore (hast|didst|is|dost)\b/],
     ['wherefore as therefore', /Wherefore (he|God|we|thou|let)\b/],
     ['mine before a vowel', /\bmine (eyes|own|enemies|enemy)\b/],
@@ -57,7 +72,10 @@ t.test('the pairs cover the whole Bible and the hard cases', async (t) => {
     ['-edst past forms', /edst\b/],
   ]
   for (const [name, pattern] of hardCases) {
-    t.ok(pairs.some((p) => pattern.test(p.kjv)), name)
+    t.ok(
+      pairs.some((p) => pattern.test(p.kjv)),
+      name,
+    )
   }
 })
 
@@ -113,34 +131,95 @@ t.test('findArchaicForms: modern words and names are not archaic', async (t) => 
   ]
   for (const text of modern) t.same(findArchaicForms(text), [], text)
   t.same(findArchaicForms('The meetest of your sons and the fastest runner.'), [], 'superlatives after an article')
-  t.same(findArchaicForms('Nazareth\'s carpenter; the LORD\'S house.'), [], 'possessives')
+  t.same(findArchaicForms("Nazareth's carpenter; the LORD'S house."), [], 'possessives')
   t.same(findArchaicForms(''), [])
 })
 
 t.test('verb morphology', async (t) => {
   const eth: Array<[string, string]> = [
-    ['goeth', 'goes'], ['doeth', 'does'], ['seeth', 'sees'], ['fleeth', 'flees'],
-    ['teacheth', 'teaches'], ['passeth', 'passes'], ['washeth', 'washes'], ['waxeth', 'grows'],
-    ['crieth', 'cries'], ['denieth', 'denies'], ['lieth', 'lies'], ['dieth', 'dies'],
-    ['loveth', 'loves'], ['maketh', 'makes'], ['giveth', 'gives'], ['heareth', 'hears'],
-    ['taketh', 'takes'], ['cometh', 'comes'], ['runneth', 'runs'], ['believeth', 'believes'],
-    ['sitteth', 'sits'], ['setteth', 'sets'], ['getteth', 'gets'], ['beareth', 'bears'],
-    ['walketh', 'walks'], ['speaketh', 'speaks'], ['knoweth', 'knows'], ['sheweth', 'shows'],
-    ['causeth', 'causes'], ['judgeth', 'judges'], ['changeth', 'changes'], ['bringeth', 'brings'],
-    ['openeth', 'opens'], ['delivereth', 'delivers'], ['visiteth', 'visits'], ['excelleth', 'excels'],
-    ['falleth', 'falls'], ['addeth', 'adds'], ['pursueth', 'pursues'], ['prayeth', 'prays'],
-    ['trembleth', 'trembles'], ['hasteth', 'hastes'], ['createth', 'creates'], ['oweth', 'owes'],
-    ['becometh', 'becomes'], ['provideth', 'provides'], ['rebuketh', 'rebukes'], ['breatheth', 'breathes'],
+    ['goeth', 'goes'],
+    ['doeth', 'does'],
+    ['seeth', 'sees'],
+    ['fleeth', 'flees'],
+    ['teacheth', 'teaches'],
+    ['passeth', 'passes'],
+    ['washeth', 'washes'],
+    ['waxeth', 'grows'],
+    ['crieth', 'cries'],
+    ['denieth', 'denies'],
+    ['lieth', 'lies'],
+    ['dieth', 'dies'],
+    ['loveth', 'loves'],
+    ['maketh', 'makes'],
+    ['giveth', 'gives'],
+    ['heareth', 'hears'],
+    ['taketh', 'takes'],
+    ['cometh', 'comes'],
+    ['runneth', 'runs'],
+    ['believeth', 'believes'],
+    ['sitteth', 'sits'],
+    ['setteth', 'sets'],
+    ['getteth', 'gets'],
+    ['beareth', 'bears'],
+    ['walketh', 'walks'],
+    ['speaketh', 'speaks'],
+    ['knoweth', 'knows'],
+    ['sheweth', 'shows'],
+    ['causeth', 'causes'],
+    ['judgeth', 'judges'],
+    ['changeth', 'changes'],
+    ['bringeth', 'brings'],
+    ['openeth', 'opens'],
+    ['delivereth', 'delivers'],
+    ['visiteth', 'visits'],
+    ['excelleth', 'excels'],
+    ['falleth', 'falls'],
+    ['addeth', 'adds'],
+    ['pursueth', 'pursues'],
+    ['prayeth', 'prays'],
+    ['trembleth', 'trembles'],
+    ['hasteth', 'hastes'],
+    ['createth', 'creates'],
+    ['oweth', 'owes'],
+    ['becometh', 'becomes'],
+    ['provideth', 'provides'],
+    ['rebuketh', 'rebukes'],
+    ['breatheth', 'breathes'],
   ]
   for (const [old, modern] of eth) t.equal(ethToModern(old), modern, old)
   const est: Array<[string, string]> = [
-    ['knowest', 'know'], ['seest', 'see'], ['goest', 'go'], ['doest', 'do'], ['lovest', 'love'],
-    ['criest', 'cry'], ['liest', 'lie'], ['sittest', 'sit'], ['art', 'are'], ['hast', 'have'],
-    ['dost', 'do'], ['didst', 'did'], ['wilt', 'will'], ['shalt', 'shall'], ['canst', 'can'],
-    ['wast', 'were'], ['wert', 'were'], ['hadst', 'had'], ['couldest', 'could'], ['wouldest', 'would'],
-    ['shouldest', 'should'], ['mayest', 'may'], ['mightest', 'might'], ['sawest', 'saw'],
-    ['knewest', 'knew'], ['madest', 'made'], ['gavest', 'gave'], ['spakest', 'spoke'],
-    ['lovedst', 'loved'], ['saidst', 'said'], ['barest', 'bore'], ['satest', 'sat'],
+    ['knowest', 'know'],
+    ['seest', 'see'],
+    ['goest', 'go'],
+    ['doest', 'do'],
+    ['lovest', 'love'],
+    ['criest', 'cry'],
+    ['liest', 'lie'],
+    ['sittest', 'sit'],
+    ['art', 'are'],
+    ['hast', 'have'],
+    ['dost', 'do'],
+    ['didst', 'did'],
+    ['wilt', 'will'],
+    ['shalt', 'shall'],
+    ['canst', 'can'],
+    ['wast', 'were'],
+    ['wert', 'were'],
+    ['hadst', 'had'],
+    ['couldest', 'could'],
+    ['wouldest', 'would'],
+    ['shouldest', 'should'],
+    ['mayest', 'may'],
+    ['mightest', 'might'],
+    ['sawest', 'saw'],
+    ['knewest', 'knew'],
+    ['madest', 'made'],
+    ['gavest', 'gave'],
+    ['spakest', 'spoke'],
+    ['lovedst', 'loved'],
+    ['saidst', 'said'],
+    ['barest', 'bore'],
+    ['satest', 'sat'],
   ]
   for (const [old, modern] of est) t.equal(estToModern(old), modern, old)
   t.equal(baseFromStem('lov'), 'love')
@@ -186,31 +265,54 @@ t.test('modernizerReport', async (t) => {
   t.equal(empty.verbatim.share, 0)
   // The unmodernized text shows the counting: forms once per verse, ties alphabetical; the
   // broad list counts what the narrow one lets pass (behold, brethren).
-  const raw = modernizerReport([
-    { slug: 'a-1-1', text: 'Thou art; thou art.' },
-    { slug: 'a-1-2', text: 'Plain text.' },
-    { slug: 'a-1-3', text: 'Thou hast it unto thee.' },
-    { slug: 'a-1-4', text: 'He saith unto them.' },
-    { slug: 'a-1-5', text: 'Behold, the brethren.' },
-  ], { forms: 3, examples: 2, transform: (text) => text })
+  const raw = modernizerReport(
+    [
+      { slug: 'a-1-1', text: 'Thou art; thou art.' },
+      { slug: 'a-1-2', text: 'Plain text.' },
+      { slug: 'a-1-3', text: 'Thou hast it unto thee.' },
+      { slug: 'a-1-4', text: 'He saith unto them.' },
+      { slug: 'a-1-5', text: 'Behold, the brethren.' },
+    ],
+    { forms: 3, examples: 2, transform: (text) => text },
+  )
   t.equal(raw.total, 5)
   t.equal(raw.withArchaic, 4)
   t.equal(raw.share, 0.8)
   t.same(raw.narrow, { withArchaic: 3, share: 0.6 })
-  t.same(raw.topForms, [['thou', 2], ['unto', 2], ['art', 1]])
-  t.same(raw.examples, [{ slug: 'a-1-1', forms: ['thou', 'art'] }, { slug: 'a-1-3', forms: ['thou', 'hast', 'unto', 'thee'] }])
+  t.same(raw.topForms, [
+    ['thou', 2],
+    ['unto', 2],
+    ['art', 1],
+  ])
+  t.same(raw.examples, [
+    { slug: 'a-1-1', forms: ['thou', 'art'] },
+    { slug: 'a-1-3', forms: ['thou', 'hast', 'unto', 'thee'] },
+  ])
   t.same(raw.verbatim, { verses: 5, share: 1 }, 'the identity changes nothing')
   // Hybrids: counted once per verse and per kind, every kind listed.
-  const hybrid = modernizerReport([
-    { slug: 'b-1-1', text: 'if you be able; if you be willing' },
-    { slug: 'b-1-2', text: 'Blessed be you; begat you you are' },
-    { slug: 'b-1-3', text: 'Plain text.' },
-  ], { transform: (text) => text })
+  const hybrid = modernizerReport(
+    [
+      { slug: 'b-1-1', text: 'if you be able; if you be willing' },
+      { slug: 'b-1-2', text: 'Blessed be you; begat you you are' },
+      { slug: 'b-1-3', text: 'Plain text.' },
+    ],
+    { transform: (text) => text },
+  )
   t.equal(hybrid.hybrids.verses, 2)
   t.equal(hybrid.hybrids.share, 2 / 3)
-  t.same(hybrid.hybrids.kinds.filter(([, n]) => n > 0), [['you be', 1], ['be you', 1], ['you you', 1]])
+  t.same(
+    hybrid.hybrids.kinds.filter(([, n]) => n > 0),
+    [
+      ['you be', 1],
+      ['be you', 1],
+      ['you you', 1],
+    ],
+  )
   t.equal(hybrid.hybrids.kinds.length, HYBRID_KINDS.length)
-  t.same(hybrid.hybrids.examples, [{ slug: 'b-1-1', hybrids: ['you be', 'you be'] }, { slug: 'b-1-2', hybrids: ['be you', 'you you'] }])
+  t.same(hybrid.hybrids.examples, [
+    { slug: 'b-1-1', hybrids: ['you be', 'you be'] },
+    { slug: 'b-1-2', hybrids: ['be you', 'you you'] },
+  ])
   const lines = formatModernizerReport(hybrid)
   t.match(lines.join('\n'), /with a hybrid \(half old, half modern\): 2 verses \(66\.67%\); target 0: MISSED/)
   t.match(lines.join('\n'), /served verbatim \(modernized text identical to the KJV\): 3 verses \(100\.00%\)/)
@@ -238,14 +340,22 @@ t.test('findHybrids: each kind on a bad example', async (t) => {
   ]
   for (const [kind, text, words] of bad) {
     const found = findHybrids(text)
-    t.same(found.map((h) => [h.kind, h.text]), [[kind, words]], text)
+    t.same(
+      found.map((h) => [h.kind, h.text]),
+      [[kind, words]],
+      text,
+    )
     t.equal(text.slice(found[0]?.index ?? -1).startsWith(words), true, `${text}: index`)
   }
   t.same([...new Set(bad.map(([kind]) => kind))].sort(), [...HYBRID_KINDS].sort(), 'an example for every kind')
-  t.same(findHybrids('if you be able; blessed be you').map((h) => h.kind), ['you be', 'be you'], 'in order of appearance')
+  t.same(
+    findHybrids('if you be able; blessed be you').map((h) => h.kind),
+    ['you be', 'be you'],
+    'in order of appearance',
+  )
 })
 
-t.test('findHybrids: modern English and the KJV\'s own grammar are not hybrids', async (t) => {
+t.test("findHybrids: modern English and the KJV's own grammar are not hybrids", async (t) => {
   const clean = [
     'For with you is the fountain of life.',
     'He that receives you receives me.',
@@ -273,7 +383,11 @@ t.test('no hybrid is left over the whole KJV', async (t) => {
   t.same(left.slice(0, 20), [], `${left.length} hybrids`)
   // The check can fail: swapping only the pronouns, as a naive rule set would, leaves hybrids
   // of most kinds in the same verses.
-  const naive = (text: string): string => text.replace(/\b(thee|thou|ye)\b/gu, 'you').replace(/\b(Thee|Thou|Ye)\b/gu, 'You').replace(/\byea\b/gu, 'yes')
+  const naive = (text: string): string =>
+    text
+      .replace(/\b(thee|thou|ye)\b/gu, 'you')
+      .replace(/\b(Thee|Thou|Ye)\b/gu, 'You')
+      .replace(/\byea\b/gu, 'yes')
   const kinds = new Set(verses.flatMap((verse) => findHybrids(naive(verse.text)).map((h) => h.kind)))
   for (const kind of ['you be', 'be you', 'you you', 'VERB I you', 'mid-sentence yes', 'you with an old verb'] as const) {
     t.ok(kinds.has(kind), `a naive pronoun swap leaves "${kind}" hybrids`)
@@ -317,7 +431,11 @@ t.test('modernize: the words and phrases of the broad list', async (t) => {
     ['the fruit thereof, and the seed therein; he set it thereon', 'the fruit of it, and the seed in it; he set it on it', 'there- words'],
     ['the tree, whereof I commanded thee', 'the tree, of which I commanded you', 'a relative where- word'],
     ['Wherewith shall I come before the LORD?', 'With what shall I come before the LORD?', 'a question'],
-    ['Tell me wherein thy great strength lieth, and wherewith thou mightest be bound', 'Tell me in what your great strength lies, and with what you might be bound', 'an indirect question'],
+    [
+      'Tell me wherein thy great strength lieth, and wherewith thou mightest be bound',
+      'Tell me in what your great strength lies, and with what you might be bound',
+      'an indirect question',
+    ],
     ['whosoever believeth, whatsoever he doeth', 'whoever believes, whatever he does', '-soever'],
     ['and he smote them; smite thou; he smiteth', 'and he struck them; strike; he strikes', 'smite'],
     ['Hearken unto me; they hearkened not', 'Listen to me; they listened not', 'hearken'],
@@ -329,8 +447,16 @@ t.test('modernize: the words and phrases of the broad list', async (t) => {
     ['Behold the Lamb of God', 'Look, the Lamb of God', 'before a noun'],
     ['ye shall behold him; I beheld it; Behold what manner of love', 'you shall see him; I saw it; See what manner of love', 'the verb'],
     ['the Holy Ghost; he gave up the ghost; the quick and the dead', 'the Holy Spirit; he gave up the spirit; the living and the dead', 'phrases'],
-    ['Forasmuch as he is; Forasmuch then as we are; insomuch that they marvelled', 'Since he is; Since then we are; so that they marvelled', 'forasmuch, insomuch'],
-    ['his raiment; the kine; victuals; betwixt us; whilst; afore; aforetime; anon; amongst', 'his clothing; the cows; food; between us; while; before; formerly; at once; among', 'single words'],
+    [
+      'Forasmuch as he is; Forasmuch then as we are; insomuch that they marvelled',
+      'Since he is; Since then we are; so that they marvelled',
+      'forasmuch, insomuch',
+    ],
+    [
+      'his raiment; the kine; victuals; betwixt us; whilst; afore; aforetime; anon; amongst',
+      'his clothing; the cows; food; between us; while; before; formerly; at once; among',
+      'single words',
+    ],
     ['Ruth clave unto her; he clave the wood; the ground clave asunder', 'Ruth clung to her; he split the wood; the ground split apart', 'clave'],
     ['go yonder; on yonder side', 'go over there; on that side', 'yonder'],
   ]
@@ -344,12 +470,32 @@ t.test('modernize: words whose meaning changed, only where the old sense is cert
   const cases: Array<[string, string, string]> = [
     ['he offered the meat offering; as he sat at meat; give me meat', 'he offered the grain offering; as he sat at the table; give me food', 'meat'],
     ['the ears of corn; your conversation', 'the ears of grain; your conduct', 'corn, conversation'],
-    ['Suffer the little children to come; suffer me that I may feel; he was suffered to dwell', 'Allow the little children to come; allow me that I may feel; he was allowed to dwell', 'suffer as allow'],
-    ['he must suffer many things; to suffer for his sake; how long shall I suffer you?', 'he must suffer many things; to suffer for his sake; how long shall I suffer you?', 'suffer as undergo'],
-    ['only he who now letteth will let, until; but was let hitherto; who shall let it?', 'only he who now restrains will restrain, until; but was hindered hitherto; who shall hinder it?', 'let as hinder'],
+    [
+      'Suffer the little children to come; suffer me that I may feel; he was suffered to dwell',
+      'Allow the little children to come; allow me that I may feel; he was allowed to dwell',
+      'suffer as allow',
+    ],
+    [
+      'he must suffer many things; to suffer for his sake; how long shall I suffer you?',
+      'he must suffer many things; to suffer for his sake; how long shall I suffer you?',
+      'suffer as undergo',
+    ],
+    [
+      'only he who now letteth will let, until; but was let hitherto; who shall let it?',
+      'only he who now restrains will restrain, until; but was hindered hitherto; who shall hinder it?',
+      'let as hinder',
+    ],
     ['he that letteth him go; let us go', 'he that lets him go; let us go', 'let as let'],
-    ['the snares of death prevented me; shall not prevent them which are asleep', 'the snares of death met me; shall not precede them which are asleep', 'prevent'],
-    ['Sarai dealt hardly with her; hardly bestead; a rich man shall hardly enter', 'Sarai dealt harshly with her; hard-pressed; a rich man shall with difficulty enter', 'hardly'],
+    [
+      'the snares of death prevented me; shall not prevent them which are asleep',
+      'the snares of death met me; shall not precede them which are asleep',
+      'prevent',
+    ],
+    [
+      'Sarai dealt hardly with her; hardly bestead; a rich man shall hardly enter',
+      'Sarai dealt harshly with her; hard-pressed; a rich man shall with difficulty enter',
+      'hardly',
+    ],
   ]
   for (const [kjv, modern, name] of cases) t.equal(modernize(kjv), modern, name)
 })

@@ -49,11 +49,49 @@ export interface Hybrid {
  * is" or "that seek you be confounded", and the verb after it has another subject.
  */
 const SUBJECT_OPENERS: ReadonlySet<string> = new Set([
-  'and', 'but', 'or', 'nor', 'if', 'when', 'whenever', 'that', 'lest', 'though', 'although',
-  'whether', 'until', 'till', 'while', 'whilst', 'because', 'except', 'unless', 'as', 'where',
-  'wherever', 'since', 'so', 'therefore', 'then', 'now', 'yet', 'truly', 'indeed',
-  'surely', 'haply', 'perhaps', 'all', 'both', 'even', 'also', 'how', 'why', 'what', 'who',
-  'whom', 'which',
+  'and',
+  'but',
+  'or',
+  'nor',
+  'if',
+  'when',
+  'whenever',
+  'that',
+  'lest',
+  'though',
+  'although',
+  'whether',
+  'until',
+  'till',
+  'while',
+  'whilst',
+  'because',
+  'except',
+  'unless',
+  'as',
+  'where',
+  'wherever',
+  'since',
+  'so',
+  'therefore',
+  'then',
+  'now',
+  'yet',
+  'truly',
+  'indeed',
+  'surely',
+  'haply',
+  'perhaps',
+  'all',
+  'both',
+  'even',
+  'also',
+  'how',
+  'why',
+  'what',
+  'who',
+  'whom',
+  'which',
 ])
 
 /** Words that may stand between a subject "you" and its "be": "if you then be risen". */
@@ -64,8 +102,22 @@ const ADVERBS_BEFORE_BE: ReadonlySet<string> = new Set(['then', 'also', 'all', '
  * you", "to be you" and the modals.
  */
 const BEFORE_MODERN_BE_YOU: ReadonlySet<string> = new Set([
-  'it', 'so', 'may', 'might', 'there', 'would', 'could', 'should', 'will', 'shall', 'must',
-  'can', 'cannot', 'to', 'not', 'let',
+  'it',
+  'so',
+  'may',
+  'might',
+  'there',
+  'would',
+  'could',
+  'should',
+  'will',
+  'shall',
+  'must',
+  'can',
+  'cannot',
+  'to',
+  'not',
+  'let',
 ])
 
 /**
@@ -73,17 +125,64 @@ const BEFORE_MODERN_BE_YOU: ReadonlySet<string> = new Set([
  * you", "am I"), conjunctions and pronouns ("that I you", never a verb).
  */
 const NOT_INVERTED_BEFORE_I: ReadonlySet<string> = new Set([
-  'have', 'had', 'has', 'am', 'was', 'were', 'is', 'are', 'be', 'shall', 'will', 'should',
-  'would', 'may', 'might', 'can', 'could', 'must', 'do', 'did', 'does', 'and', 'but', 'or',
-  'nor', 'that', 'if', 'when', 'as', 'than', 'which', 'whom', 'what', 'who', 'because', 'for',
-  'so', 'then', 'now', 'till', 'until', 'whether', 'though', 'lest', 'where', 'while', 'since',
-  'unless', 'before', 'after', 'yes', 'no', 'o', 'oh',
+  'have',
+  'had',
+  'has',
+  'am',
+  'was',
+  'were',
+  'is',
+  'are',
+  'be',
+  'shall',
+  'will',
+  'should',
+  'would',
+  'may',
+  'might',
+  'can',
+  'could',
+  'must',
+  'do',
+  'did',
+  'does',
+  'and',
+  'but',
+  'or',
+  'nor',
+  'that',
+  'if',
+  'when',
+  'as',
+  'than',
+  'which',
+  'whom',
+  'what',
+  'who',
+  'because',
+  'for',
+  'so',
+  'then',
+  'now',
+  'till',
+  'until',
+  'whether',
+  'though',
+  'lest',
+  'where',
+  'while',
+  'since',
+  'unless',
+  'before',
+  'after',
+  'yes',
+  'no',
+  'o',
+  'oh',
 ])
 
 /** Old second-person verb forms that are not caught by the -est rule. */
-const OLD_SECOND_PERSON: ReadonlySet<string> = new Set([
-  'art', 'hast', 'wast', 'wert', 'dost', 'shalt', 'wilt', 'canst', 'didst', 'hadst', 'hath', 'doth',
-])
+const OLD_SECOND_PERSON: ReadonlySet<string> = new Set(['art', 'hast', 'wast', 'wert', 'dost', 'shalt', 'wilt', 'canst', 'didst', 'hadst', 'hath', 'doth'])
 
 /** Third- and first-person forms that a subject "you" never takes. */
 const NOT_SECOND_PERSON: ReadonlySet<string> = new Set(['is', 'was', 'has', 'does', 'am', 'says'])
@@ -92,9 +191,7 @@ const NOT_SECOND_PERSON: ReadonlySet<string> = new Set(['is', 'was', 'has', 'doe
 const SUBJECT_PRONOUNS: ReadonlySet<string> = new Set(['i', 'he', 'she', 'it', 'we', 'they'])
 
 /** Modern forms that "thou" never takes in the KJV (it has art, hast, wilt, knowest). */
-const MODERN_FOR_THOU: ReadonlySet<string> = new Set([
-  'are', 'have', 'has', 'do', 'does', 'will', 'shall', 'can', 'is', 'was', 'am', 'knows', 'says',
-])
+const MODERN_FOR_THOU: ReadonlySet<string> = new Set(['are', 'have', 'has', 'do', 'does', 'will', 'shall', 'can', 'is', 'was', 'am', 'knows', 'says'])
 
 /** A text as the detector reads it: its words and whether spaces alone join them. */
 class Words {
@@ -216,7 +313,13 @@ function thouWithModernVerb(words: Words, index: number): Hybrid | undefined {
 
 /** The rules, each tried at every word. */
 const RULES: ReadonlyArray<(words: Words, index: number) => Hybrid | undefined> = [
-  youBe, beYou, invertedIYou, midSentenceYes, youWithOldVerb, youWithThirdPerson, thouWithModernVerb,
+  youBe,
+  beYou,
+  invertedIYou,
+  midSentenceYes,
+  youWithOldVerb,
+  youWithThirdPerson,
+  thouWithModernVerb,
 ]
 
 /**

@@ -36,7 +36,12 @@ export interface ModernizerReport {
   /** The same by the narrow definition (findArchaicForms: thee, thou, -eth, unto...). */
   readonly narrow: { readonly withArchaic: number; readonly share: number }
   /** Verses whose modernized text holds a hybrid, and hybrids of each kind (all kinds listed). */
-  readonly hybrids: { readonly verses: number; readonly share: number; readonly kinds: Array<[HybridKind, number]>; readonly examples: Array<{ slug: string; hybrids: string[] }> }
+  readonly hybrids: {
+    readonly verses: number
+    readonly share: number
+    readonly kinds: Array<[HybridKind, number]>
+    readonly examples: Array<{ slug: string; hybrids: string[] }>
+  }
   /** Verses whose modernized text is the KJV's, character for character. */
   readonly verbatim: { readonly verses: number; readonly share: number }
 }
@@ -94,9 +99,7 @@ export function modernizerReport(verses: Iterable<ReportVerse>, options: ReportO
     for (const form of forms) counts.set(form, (counts.get(form) ?? 0) + 1)
     if (examples.length < exampleLimit) examples.push({ slug: verse.slug, forms })
   }
-  const topForms = [...counts]
-    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
-    .slice(0, formLimit)
+  const topForms = [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, formLimit)
   return {
     total,
     withArchaic,
