@@ -32,6 +32,8 @@ export class KeyVerifier {
   private readonly hashByPresented = new Map<string, string>()
   private readonly hashById = new Map<string, string>()
   private readonly unknown = new Map<string, number>()
+  /** Database lookups under way, by key hash. */
+  private readonly lookups = new Map<string, Promise<KeyRecord | undefined>>()
   private since: Date | undefined
   /** Completed polls, so a lookup can tell whether one ran while it waited. */
   private polls = 0
@@ -68,26 +70,41 @@ export class KeyVerifier {
     const cached = this.verifyCached(presented)
     if (cached !== undefined) return cached
     const hash = hashKey(presented)
-    let record = this.byHash.get(hash)
-    if (record === undefined) {
-      const seen = this.unknown.get(hash)
-      if (seen !== undefined && this.options.now() - seen < NEGATIVE_TTL_MS) return { ok: false, reason: 'unknown' }
-      if (!this.takeMissToken()) return { ok: false, reason: 'unknown' }
-      const polls = this.polls
-      record = await this.repository.findByHash(hash)
-      // A poll that finished meanwhile may have seen a change to this key while it was not yet
-      // cached (and so could not apply it); read it again so the cache never keeps a stale row.
-      if (record !== undefined && polls !== this.polls) record = await this.repository.findByHash(hash)
-      if (record === undefined) {
-        if (this.unknown.size >= NEGATIVE_MAX) this.unknown.clear()
-        this.unknown.set(hash, this.options.now())
-        return { ok: false, reason: 'unknown' }
-      }
-      this.unknown.delete(hash)
-      this.byHash.set(hash, record)
-      this.hashById.set(record.id, hash)
-    }
+    const record = this.byHash.get(hash) ?? (await this.lookUpMissing(hash))
+    if (record === undefined) return { ok: false, reason: 'unknown' }
     return record.revokedAt === null ? { ok: true, key: record } : { ok: false, reason: 'revoked' }
+  }
+
+  /**
+   * A key missing from memory, from the database within the miss budget. Concurrent requests
+   * with the same key share one lookup (a burst of a new key costs one query, one token).
+   */
+  private lookUpMissing(hash: string): Promise<KeyRecord | undefined> {
+    const pending = this.lookups.get(hash)
+    if (pending !== undefined) return pending
+    const seen = this.unknown.get(hash)
+    if (seen !== undefined && this.options.now() - seen < NEGATIVE_TTL_MS) return Promise.resolve(undefined)
+    if (!this.takeMissToken()) return Promise.resolve(undefined)
+    const lookup = this.fetch(hash).finally(() => this.lookups.delete(hash))
+    this.lookups.set(hash, lookup)
+    return lookup
+  }
+
+  private async fetch(hash: string): Promise<KeyRecord | undefined> {
+    const polls = this.polls
+    let record = await this.repository.findByHash(hash)
+    // A poll that finished meanwhile may have seen a change to this key while it was not yet
+    // cached (and so could not apply it); read it again so the cache never keeps a stale row.
+    if (record !== undefined && polls !== this.polls) record = await this.repository.findByHash(hash)
+    if (record === undefined) {
+      if (this.unknown.size >= NEGATIVE_MAX) this.unknown.clear()
+      this.unknown.set(hash, this.options.now())
+      return undefined
+    }
+    this.unknown.delete(hash)
+    this.byHash.set(hash, record)
+    this.hashById.set(record.id, hash)
+    return record
   }
 
   /** Applies a change made on this instance (a new key, a revocation, a tier) to the cache at once. */

@@ -79,3 +79,23 @@ t.test('a poll brings keys created elsewhere into memory', async (t) => {
   t.equal(verifier.verifyCached(created.key)?.ok, true, 'known from memory after the poll')
   t.equal(repository.lookups, 0)
 })
+
+t.test('a burst of requests with one key missing from memory costs one lookup', async (t) => {
+  const database = await openTestDatabase('pglite', { seeded: true })
+  t.teardown(() => database.close())
+  const repository = new CountingRepository(database.db)
+  const logger = { error: () => undefined }
+  const verifier = new KeyVerifier(repository, { pollIntervalMs: 60_000, now: () => Date.now(), logger })
+  const other = new KeysService(
+    new KeysRepository(database.db),
+    new KeyVerifier(new KeysRepository(database.db), { pollIntervalMs: 60_000, now: () => Date.now(), logger }),
+    loadConfig({}).quotas,
+  )
+  const created = await other.create({ accountId: 'b', name: 'other instance' })
+  const answers = await Promise.all(Array.from({ length: 50 }, () => verifier.verify(created.key)))
+  t.ok(
+    answers.every((a) => a.ok),
+    'all 50 accepted',
+  )
+  t.equal(repository.lookups, 1, 'with one database lookup')
+})
