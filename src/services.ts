@@ -106,7 +106,7 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
     identity: new IdentityVerifier(config.auth, { now: () => clock.now().getTime() }),
     counter,
     async start() {
-      keyVerifier.start()
+      await keyVerifier.start()
       await usage.start(FLUSH_INTERVAL_MS)
     },
     async stop() {

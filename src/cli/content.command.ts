@@ -13,7 +13,7 @@ import type { Style } from '../content/content.store.js'
 import { DEFAULT_CONCURRENCY, SelectionError, generateContent, planGeneration, type GenerationDeps } from '../content/pipeline/generation/generate.service.js'
 import { LlmClient, LlmConfigError, loadLlmConfig } from '../content/pipeline/generation/llm-client.js'
 import { GenerationProgress, formatCount, formatPlan, formatReport } from '../content/pipeline/generation/progress.js'
-import { modernizerReport } from '../content/pipeline/modernizer.report.js'
+import { formatModernizerReport, modernizerReport, REPORT_TARGET } from '../content/pipeline/modernizer.report.js'
 import type { DataDirLock } from '../infra/data-dir-lock.js'
 import { databaseLocation, openDatabase } from '../infra/database.js'
 import { claimEmbeddedDatabase, DataDirUnavailable, EX_TEMPFAIL } from './data-dir-access.js'
@@ -25,8 +25,11 @@ import { readKjvSeed } from '../seed/kjv-seed.js'
 import { loadStores, prepareDatabase } from '../startup.js'
 import { bookAt } from '../verses/books.js'
 import { verseSlug } from '../verses/slug.js'
-import { KJV_SEED_FILE } from '../seed/seed-files.js'
-
+import { KJV_SEED_FILE, NARRATIVE_CONTENT_FILE, NARRATIVES_FILE, VERSE_CONTENT_DIR } from '../seed/seed-files.js'
+import { formatCoverage, type DatabaseCoverage } from '../content/coverage.report.js'
+import { contentCoverage } from '../content/coverage.js'
+import { databaseCoverageInput, shippedCoverageInput } from '../content/coverage.sources.js'
+import type { StructuredVerse } from '../verses/verse.store.js'
 
 /** The help text of the content commands (main.ts may include it in its own). */
 export const CONTENT_USAGE = `Usage: plainverse content <command> [options]
@@ -48,8 +51,13 @@ Content (embedded database: stop the server first; it loads content at start):
   content import FILE [--target verses|narratives] [--dry-run]
                                      Import a JSONL file (all lines or none; idempotent);
                                      narrative lines (with a "narrative" key) are detected
-  content report                     Modernizer report: verses still holding an archaic form
-                                     (target under 1%; exits 1 when the target is missed)
+  content report [--json]            The modernizer's figures over the KJV (verses holding a
+                                     form of the broad archaic list, hybrids, verses served
+                                     verbatim; exits 1 when the broad share is 1% or more or
+                                     any hybrid is left) and content coverage by testament,
+                                     book, style and field, for the shipped files and for the
+                                     database (skipped while a server holds it). --json prints
+                                     the same as one JSON document.
 
 Exit codes: 0 success, 1 failure (rejected lines, failed verses, target missed),
 75 DATA_DIR held by another process (a server on the embedded database: stop it first),
@@ -79,7 +87,7 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   generate: ['target', 'style', 'book', 'chapter', 'gospel', 'limit', 'concurrency', 'dry-run'],
   export: ['target', 'style'],
   import: ['target', 'dry-run'],
-  report: [],
+  report: ['json'],
 }
 
 class UsageError extends Error {}
@@ -97,6 +105,7 @@ function parse(args: readonly string[]) {
       limit: { type: 'string' },
       concurrency: { type: 'string' },
       'dry-run': { type: 'boolean' },
+      json: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   })
@@ -106,7 +115,8 @@ type Values = ReturnType<typeof parse>['values']
 
 function positiveInt(name: string, raw: string | undefined, max = 1_000_000): number | undefined {
   if (raw === undefined) return undefined
-  if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1 || Number(raw) > max) throw new UsageError(`--${name} must be a whole number from 1 to ${max} (got ${JSON.stringify(raw)})`)
+  if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1 || Number(raw) > max)
+    throw new UsageError(`--${name} must be a whole number from 1 to ${max} (got ${JSON.stringify(raw)})`)
   return Number(raw)
 }
 
@@ -139,20 +149,25 @@ export async function runContentCommand(args: readonly string[], io: ContentIo):
     io.err(`${error instanceof Error ? error.message : String(error)}\n\n${CONTENT_USAGE}`)
     return EX_USAGE
   }
-  const { positionals: [command, ...rest], values } = parsed
+  const {
+    positionals: [command, ...rest],
+    values,
+  } = parsed
   if (values.help === true || command === 'help') {
     io.out(CONTENT_USAGE)
     return 0
   }
   try {
-    if (command === undefined || ALLOWED[command] === undefined) throw new UsageError(command === undefined ? 'content needs a command' : `unknown content command ${JSON.stringify(command)}`)
+    if (command === undefined || ALLOWED[command] === undefined)
+      throw new UsageError(command === undefined ? 'content needs a command' : `unknown content command ${JSON.stringify(command)}`)
     const allowed = ALLOWED[command] ?? []
     for (const [name, value] of Object.entries(values)) {
       if (value !== undefined && name !== 'help' && !allowed.includes(name)) throw new UsageError(`--${name} does not apply to content ${command}`)
     }
     const positionalCount = command === 'import' ? 1 : 0
-    if (rest.length !== positionalCount) throw new UsageError(command === 'import' ? 'content import needs exactly one FILE' : `unexpected argument ${JSON.stringify(rest[0])}`)
-    if (command === 'report') return report(io)
+    if (rest.length !== positionalCount)
+      throw new UsageError(command === 'import' ? 'content import needs exactly one FILE' : `unexpected argument ${JSON.stringify(rest[0])}`)
+    if (command === 'report') return await report(io, values.json === true)
     if (command === 'generate') return await generate(values, io)
     if (command === 'export') return await exportContent(values, io)
     return await importContent(rest[0] ?? '', target(values.target), values['dry-run'] === true, io)
@@ -203,7 +218,12 @@ async function withDatabase(config: Config, io: ContentIo, work: (deps: CommandD
       verses: stores.verses,
       repository,
       content: new ContentService(repository, stores.verses),
-      narrative: { narratives: stores.narratives, verses: stores.verses, repository: narrativeRepository, content: new NarrativeContentService(narrativeRepository, stores.narratives) },
+      narrative: {
+        narratives: stores.narratives,
+        verses: stores.verses,
+        repository: narrativeRepository,
+        content: new NarrativeContentService(narrativeRepository, stores.narratives),
+      },
     })
   } finally {
     await handle.close()
@@ -214,7 +234,8 @@ async function withDatabase(config: Config, io: ContentIo, work: (deps: CommandD
 async function generate(values: Values, io: ContentIo): Promise<number> {
   const what = target(values.target) ?? 'verses'
   // Each target has its own way of choosing: books and chapters for verses, Gospels for narratives.
-  if (what === 'narratives' && (values.book !== undefined || values.chapter !== undefined)) throw new UsageError('--book and --chapter apply to verses; choose narratives with --gospel')
+  if (what === 'narratives' && (values.book !== undefined || values.chapter !== undefined))
+    throw new UsageError('--book and --chapter apply to verses; choose narratives with --gospel')
   if (what === 'verses' && values.gospel !== undefined) throw new UsageError('--gospel applies to --target narratives; choose verses with --book')
   const selection = {
     style: style(values.style, true) as Style,
@@ -254,7 +275,10 @@ async function generate(values: Values, io: ContentIo): Promise<number> {
     let outcome
     try {
       const run = { client, model: llm.model, concurrency, signal: controller.signal, onEvent: progress.handle }
-      outcome = what === 'narratives' ? await generateNarrativeContent(deps.narrative, { ...narrativeSelection, ...run }) : await generateContent(deps, { ...selection, ...run })
+      outcome =
+        what === 'narratives'
+          ? await generateNarrativeContent(deps.narrative, { ...narrativeSelection, ...run })
+          : await generateContent(deps, { ...selection, ...run })
     } finally {
       progress.finish()
       process.off('SIGINT', onSignal)
@@ -291,8 +315,12 @@ async function exportContent(values: Values, io: ContentIo): Promise<number> {
       if ((error as NodeJS.ErrnoException).code === 'EPIPE') return 0
       throw error
     }
-    if (what === 'narratives') io.err(`Exported ${formatCount(lines.length)} lines (curated and generated narrative content${selected === undefined ? '' : `, ${selected} style`}).`)
-    else io.err(`Exported ${formatCount(lines.length)} lines (curated and generated content${selected === undefined ? '' : `, ${selected} style`}; the modernized text is derived by the seed and not exported).`)
+    if (what === 'narratives')
+      io.err(`Exported ${formatCount(lines.length)} lines (curated and generated narrative content${selected === undefined ? '' : `, ${selected} style`}).`)
+    else
+      io.err(
+        `Exported ${formatCount(lines.length)} lines (curated and generated content${selected === undefined ? '' : `, ${selected} style`}; the modernized text is derived by the seed and not exported).`,
+      )
     return 0
   })
 }
@@ -319,7 +347,9 @@ async function importContent(file: string, explicit: Target | undefined, dryRun:
     const result = what === 'narratives' ? await narrative.content.import(text, { dryRun }) : await content.import(text, { dryRun })
     for (const rejected of result.rejected) io.err(`line ${rejected.line}: ${rejected.reason}`)
     if (result.rejected.length > 0) {
-      io.err(`Rejected ${formatCount(result.rejected.length)} of ${formatCount(result.lines)} lines; nothing was written (an import is all or nothing: fix these lines and import the file again).`)
+      io.err(
+        `Rejected ${formatCount(result.rejected.length)} of ${formatCount(result.lines)} lines; nothing was written (an import is all or nothing: fix these lines and import the file again).`,
+      )
       return 1
     }
     if (dryRun) {
@@ -327,35 +357,93 @@ async function importContent(file: string, explicit: Target | undefined, dryRun:
     } else if (!result.written) {
       io.out('The file has no content lines; nothing was written.')
     } else {
-      io.out(`Imported ${formatCount(result.accepted)} ${what === 'narratives' ? 'narrative ' : ''}lines from ${file} (lines identical to stored content change nothing).`)
+      io.out(
+        `Imported ${formatCount(result.accepted)} ${what === 'narratives' ? 'narrative ' : ''}lines from ${file} (lines identical to stored content change nothing).`,
+      )
       io.out(RESTART_REMINDER)
     }
     return 0
   })
 }
 
-/** Share of verses that may keep an archaic form (product target: under 1%). */
-const REPORT_TARGET = 0.01
+/**
+ * Reads a database's content for the coverage report, read-only: it neither migrates nor
+ * seeds (a report must not write), and an embedded database that does not exist is not
+ * created. A server holding DATA_DIR is not an error here: the report says so and goes on.
+ */
+async function databaseCoverage(verses: readonly StructuredVerse[]): Promise<DatabaseCoverage> {
+  let config: Config
+  try {
+    config = loadConfig()
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error
+    return { status: 'unavailable', location: 'configuration', reason: error.message }
+  }
+  const location = databaseLocation(config)
+  const where = location.kind === 'pglite' ? (location.dir ?? 'memory') : 'DATABASE_URL'
+  let lock: DataDirLock | undefined
+  if (location.kind === 'pglite') {
+    if (location.dir === undefined || !existsSync(location.dir))
+      return { status: 'unavailable', location: where, reason: 'no database there yet (plainverse db seed creates it)' }
+    try {
+      lock = claimEmbeddedDatabase(resolve(config.dataDir))
+    } catch (error) {
+      if (!(error instanceof DataDirUnavailable)) throw error
+      return { status: 'unavailable', location: where, reason: error.message }
+    }
+  }
+  try {
+    const handle = await openDatabase(location)
+    try {
+      const rows = await new ContentRepository(handle.db).listAll()
+      const narrativeRows = await new NarrativeContentRepository(handle.db).listAll()
+      const input = databaseCoverageInput(rows, narrativeRows, verses, projectPath(NARRATIVES_FILE))
+      return { status: 'read', location: where, coverage: contentCoverage(input) }
+    } finally {
+      await handle.close()
+    }
+  } catch (error) {
+    // A database not yet migrated or seeded has no content tables: nothing to count.
+    return { status: 'unavailable', location: where, reason: error instanceof Error ? error.message : String(error) }
+  } finally {
+    lock?.release()
+  }
+}
 
 /**
- * The modernizer is a pure function of the KJV text, so the report reads the committed seed
- * rather than the database: it gives the same figures and works while a server runs.
+ * The modernizer is a pure function of the KJV text, so its figures come from the committed
+ * seed, as does the shipped coverage from the committed files: both work while a server
+ * runs. The database's coverage is added when the database can be read.
  */
-function report(io: ContentIo): number {
+async function report(io: ContentIo, json: boolean): Promise<number> {
   const { verses } = readKjvSeed(projectPath(KJV_SEED_FILE))
-  const result = modernizerReport(
+  const modernizer = modernizerReport(
     verses.map((v) => {
       const book = bookAt(v.book)
       return { slug: book === undefined ? String(v.id) : verseSlug(book, v.chapter, v.verse), text: v.text }
     }),
   )
-  const met = result.share < REPORT_TARGET
-  io.out(`Modernizer report: ${formatCount(result.total)} verses`)
-  io.out(`  still holding an archaic form: ${formatCount(result.withArchaic)} verses (${(result.share * 100).toFixed(2)}%); target under ${REPORT_TARGET * 100}%: ${met ? 'met' : 'MISSED'}`)
-  if (result.topForms.length > 0) io.out(`  top residual forms: ${result.topForms.map(([form, n]) => `${form} ${formatCount(n)}`).join(', ')}`)
-  if (result.examples.length > 0) {
-    io.out('  examples:')
-    for (const example of result.examples) io.out(`    ${example.slug}: ${example.forms.join(', ')}`)
+  const shipped = contentCoverage(
+    shippedCoverageInput(verses, {
+      verseDir: projectPath(VERSE_CONTENT_DIR),
+      narratives: projectPath(NARRATIVES_FILE),
+      narrativeContent: projectPath(NARRATIVE_CONTENT_FILE),
+    }),
+  )
+  const database = await databaseCoverage(verses)
+  const met = modernizer.share < REPORT_TARGET && modernizer.hybrids.verses === 0
+  if (json) {
+    io.out(JSON.stringify({ modernizer: { ...modernizer, target: { share: REPORT_TARGET, hybrids: 0, met } }, coverage: { shipped, database } }, null, 2))
+    return met ? 0 : 1
+  }
+  for (const line of formatModernizerReport(modernizer)) io.out(line)
+  io.out('')
+  for (const line of formatCoverage(`Content coverage, shipped (${VERSE_CONTENT_DIR}, ${NARRATIVE_CONTENT_FILE})`, shipped)) io.out(line)
+  io.out('')
+  if (database.status === 'read') {
+    for (const line of formatCoverage(`Content coverage, database (${database.location})`, database.coverage)) io.out(line)
+  } else {
+    io.out(`Content coverage, database (${database.location}): not read: ${database.reason}`)
   }
   return met ? 0 : 1
 }

@@ -1,8 +1,15 @@
 /**
- * Verifies API keys on the hot path without a database round trip: records are cached in
- * memory by key hash. Every instance polls the database for changed keys (revocations, tier
- * changes) every `pollIntervalMs`, so a revocation reaches every instance within that
- * interval plus one query; the instance that revokes updates its cache at once.
+ * Verifies API keys on the hot path without a database round trip: every key is held in
+ * memory by hash (all of them are loaded at start). Every instance polls the database for
+ * changed and new keys every `pollIntervalMs`, so a revocation or a key created elsewhere
+ * reaches every instance within that interval plus one query; the instance that creates or
+ * revokes updates its cache at once.
+ *
+ * A key missing from memory is looked up in the database only within a small budget
+ * (MISS_LOOKUPS_PER_SECOND): it can only be a key created on another instance since the
+ * last poll, and a flood of made-up keys (cheap to make: the checksum is CRC-32) must not
+ * turn into a flood of queries. Past the budget a miss is answered "unknown" from memory;
+ * a genuinely new key is then accepted after the next poll.
  */
 import type { FastifyBaseLogger } from 'fastify'
 import { hashKey, isWellFormedKey } from './key-format.js'
@@ -15,6 +22,8 @@ export type KeyCheck = { readonly ok: true; readonly key: KeyRecord } | { readon
 const NEGATIVE_TTL_MS = 2_000
 const NEGATIVE_MAX = 10_000
 const PRESENTED_MAX = 100_000
+/** Database lookups for keys missing from memory, per second, with bursts up to the same number. */
+export const MISS_LOOKUPS_PER_SECOND = 20
 
 /** The in-memory key cache and its change poller. */
 export class KeyVerifier {
@@ -23,10 +32,15 @@ export class KeyVerifier {
   private readonly hashByPresented = new Map<string, string>()
   private readonly hashById = new Map<string, string>()
   private readonly unknown = new Map<string, number>()
+  /** Database lookups under way, by key hash. */
+  private readonly lookups = new Map<string, Promise<KeyRecord | undefined>>()
   private since: Date | undefined
   /** Completed polls, so a lookup can tell whether one ran while it waited. */
   private polls = 0
   private timer: NodeJS.Timeout | undefined
+  /** A token bucket for database lookups of keys missing from memory. */
+  private missTokens = MISS_LOOKUPS_PER_SECOND
+  private missRefilledAt: number | undefined
 
   constructor(
     private readonly repository: KeysRepository,
@@ -56,31 +70,66 @@ export class KeyVerifier {
     const cached = this.verifyCached(presented)
     if (cached !== undefined) return cached
     const hash = hashKey(presented)
-    let record = this.byHash.get(hash)
-    if (record === undefined) {
-      const seen = this.unknown.get(hash)
-      if (seen !== undefined && this.options.now() - seen < NEGATIVE_TTL_MS) return { ok: false, reason: 'unknown' }
-      const polls = this.polls
-      record = await this.repository.findByHash(hash)
-      // A poll that finished meanwhile may have seen a change to this key while it was not yet
-      // cached (and so could not apply it); read it again so the cache never keeps a stale row.
-      if (record !== undefined && polls !== this.polls) record = await this.repository.findByHash(hash)
-      if (record === undefined) {
-        if (this.unknown.size >= NEGATIVE_MAX) this.unknown.clear()
-        this.unknown.set(hash, this.options.now())
-        return { ok: false, reason: 'unknown' }
-      }
-      this.unknown.delete(hash)
-      this.byHash.set(hash, record)
-      this.hashById.set(record.id, hash)
-    }
+    const record = this.byHash.get(hash) ?? (await this.lookUpMissing(hash))
+    if (record === undefined) return { ok: false, reason: 'unknown' }
     return record.revokedAt === null ? { ok: true, key: record } : { ok: false, reason: 'revoked' }
   }
 
-  /** Applies a change made on this instance (revocation, tier) to the cache at once. */
+  /**
+   * A key missing from memory, from the database within the miss budget. Concurrent requests
+   * with the same key share one lookup (a burst of a new key costs one query, one token).
+   */
+  private lookUpMissing(hash: string): Promise<KeyRecord | undefined> {
+    const pending = this.lookups.get(hash)
+    if (pending !== undefined) return pending
+    const seen = this.unknown.get(hash)
+    if (seen !== undefined && this.options.now() - seen < NEGATIVE_TTL_MS) return Promise.resolve(undefined)
+    if (!this.takeMissToken()) return Promise.resolve(undefined)
+    const lookup = this.fetch(hash).finally(() => this.lookups.delete(hash))
+    this.lookups.set(hash, lookup)
+    return lookup
+  }
+
+  private async fetch(hash: string): Promise<KeyRecord | undefined> {
+    const polls = this.polls
+    let record = await this.repository.findByHash(hash)
+    // A poll that finished meanwhile may have seen a change to this key while it was not yet
+    // cached (and so could not apply it); read it again so the cache never keeps a stale row.
+    if (record !== undefined && polls !== this.polls) record = await this.repository.findByHash(hash)
+    if (record === undefined) {
+      if (this.unknown.size >= NEGATIVE_MAX) this.unknown.clear()
+      this.unknown.set(hash, this.options.now())
+      return undefined
+    }
+    this.unknown.delete(hash)
+    this.byHash.set(hash, record)
+    this.hashById.set(record.id, hash)
+    return record
+  }
+
+  /** Applies a change made on this instance (a new key, a revocation, a tier) to the cache at once. */
   noteChanged(record: KeyRecord): void {
-    const hash = this.hashById.get(record.id)
-    if (hash !== undefined) this.byHash.set(hash, record)
+    this.byHash.set(record.keyHash, record)
+    this.hashById.set(record.id, record.keyHash)
+    this.unknown.delete(record.keyHash)
+  }
+
+  /** Loads every key, so that a key missing from memory is one created elsewhere since the last poll. */
+  async load(): Promise<void> {
+    const startedAt = await this.repository.now()
+    for (const record of await this.repository.list(undefined, { includeRevoked: true })) this.noteChanged(record)
+    this.since ??= startedAt
+  }
+
+  /** Whether the budget allows one more database lookup of a key missing from memory. */
+  private takeMissToken(): boolean {
+    const now = this.options.now()
+    const elapsed = this.missRefilledAt === undefined ? 0 : Math.max(0, now - this.missRefilledAt)
+    this.missTokens = Math.min(MISS_LOOKUPS_PER_SECOND, this.missTokens + (elapsed * MISS_LOOKUPS_PER_SECOND) / 1_000)
+    this.missRefilledAt = now
+    if (this.missTokens < 1) return false
+    this.missTokens -= 1
+    return true
   }
 
   /** Applies changes made anywhere since the last poll. */
@@ -93,8 +142,9 @@ export class KeyVerifier {
     this.polls++
   }
 
-  /** Starts polling. */
-  start(): void {
+  /** Loads every key, then polls for changes. */
+  async start(): Promise<void> {
+    await this.load()
     const tick = (): void => {
       this.poll()
         .catch((error: unknown) => this.options.logger.error({ err: error }, 'key change poll failed'))

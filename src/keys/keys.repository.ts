@@ -9,6 +9,8 @@ export interface KeyRecord {
   readonly accountId: string
   readonly name: string
   readonly prefix: string
+  /** The SHA-256 of the full key (the key itself is never stored), by which verification finds it. */
+  readonly keyHash: string
   readonly tier: Tier
   readonly allowedDomains: readonly string[]
   readonly createdAt: Date
@@ -16,13 +18,14 @@ export interface KeyRecord {
   readonly updatedAt: Date
 }
 
-const COLUMNS = ['id', 'account_id', 'name', 'prefix', 'tier', 'allowed_domains', 'created_at', 'revoked_at', 'updated_at'] as const
+const COLUMNS = ['id', 'account_id', 'name', 'prefix', 'key_hash', 'tier', 'allowed_domains', 'created_at', 'revoked_at', 'updated_at'] as const
 
 type Row = {
   id: string
   account_id: string
   name: string
   prefix: string
+  key_hash: string
   tier: Tier
   allowed_domains: string[]
   created_at: Date
@@ -36,6 +39,7 @@ function toRecord(row: Row): KeyRecord {
     accountId: row.account_id,
     name: row.name,
     prefix: row.prefix,
+    keyHash: row.key_hash,
     tier: row.tier,
     allowedDomains: row.allowed_domains,
     createdAt: new Date(row.created_at),

@@ -73,6 +73,8 @@ export class KeysService {
     if (record === undefined) {
       throw new AppError('key_limit_reached', `This account already has ${this.quotas.maxKeysPerAccount} active keys; revoke one before creating another.`)
     }
+    // Usable at once on this instance; other instances pick it up at their next poll.
+    this.verifier.noteChanged(record)
     return { record, key }
   }
 

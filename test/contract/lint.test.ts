@@ -1,5 +1,5 @@
 /**
- * The lint gate: the whole project passes typescript-eslint with the layering rules and the
+ * The lint gate: the whole project passes typescript-eslint with the layering rules, the formatter's check and the
  * dependency check (scripts/check-dependencies.ts), and each rule does fire on a file that breaks it (checked on
  * text linted as if it were at a path in src/, so no bad file is ever written).
  */
@@ -34,6 +34,16 @@ async function checkDependencies(root?: string): Promise<{ code: number; output:
     .then(({ stdout }) => ({ code: 0, output: stdout }))
     .catch((error: { code?: number; stdout?: string }) => ({ code: error.code ?? 1, output: error.stdout ?? '' }))
 }
+
+t.test('every source file is in the house format (prettier --check)', async (t) => {
+  const result = await promisify(execFile)(projectPath('node_modules', '.bin', 'prettier'), ['--check', '.'], {
+    cwd: projectPath(),
+    maxBuffer: 16 * 1024 * 1024,
+  })
+    .then(() => ({ code: 0, output: '' }))
+    .catch((error: { code?: number; stdout?: string; stderr?: string }) => ({ code: error.code ?? 1, output: `${error.stdout ?? ''}${error.stderr ?? ''}` }))
+  t.equal(result.code, 0, `prettier --check reports nothing; run make format${result.output === '' ? '' : `:\n${result.output.slice(0, 4000)}`}`)
+})
 
 t.test('every dependency is used, none is missing, none is misplaced', async (t) => {
   const result = await checkDependencies()

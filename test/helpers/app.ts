@@ -7,6 +7,7 @@ import { buildApp } from '../../src/app.js'
 import { loadConfig, type Config } from '../../src/config.js'
 import type { Clock } from '../../src/infra/clock.js'
 import type { DatabaseHandle, DatabaseKind } from '../../src/infra/database.js'
+import { CounterUnavailableError } from '../../src/quotas/counter.js'
 import { createServices, type Services } from '../../src/services.js'
 import { loadStores, type Stores } from '../../src/startup.js'
 import { openTestDatabase } from './database.js'
@@ -55,6 +56,16 @@ export async function buildTestApp(
   const clock = options.clock ?? { now: () => new Date() }
   const stores = await loadStores(database.db)
   const services = await createServices({ config, database, stores, clock, logger: silent, journalDir })
+  // As server.ts does before it listens: a Redis connection still being made would answer 503s.
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await services.counter.ping()
+      break
+    } catch (error) {
+      if (!(error instanceof CounterUnavailableError) || attempt >= 600) throw error
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+  }
   const app = await buildApp({ config, database, verses: stores.verses, services, clock, ...(options.logger === undefined ? {} : { logger: options.logger }) })
   t.teardown(async () => {
     await app.close()
