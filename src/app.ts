@@ -72,8 +72,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   })
 
   app.server.maxConnections = config.http.maxConnections
-  app.addHook('onRequest', async (request, reply) => {
+  // A callback hook, not an async one: it runs on every request and needs no promise.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id)
+    done()
   })
   installErrorHandling(app, config.publicBaseUrl, Object.values(routes))
   // Request bodies are JSON only; anything else is 415 rather than a string that fails validation.
