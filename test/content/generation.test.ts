@@ -256,7 +256,12 @@ const THIRD_JOHN_1_14 = 64_001_014
 
 t.test('stores valid answers, sends the JSON schema and the neighbours, and resumes', async (t) => {
   const { deps, repository } = await setup(t)
-  const server = await fake(t, (call) => ({ kind: 'answer', content: validAnswer('faithful', call.reference, call.kjv), delayMs: 20 }))
+  // The first answers are held long enough for the client to fill every slot, even on a busy machine.
+  const server = await fake(t, (call) => ({
+    kind: 'answer',
+    content: validAnswer('faithful', call.reference, call.kjv),
+    delayMs: call.overall <= 3 ? 2_000 : 20,
+  }))
   const llm = client(server)
 
   const first = await generateContent(deps, { style: 'faithful', book: '3 John', limit: 5, client: llm, model: 'test-model', concurrency: 3 })
@@ -317,7 +322,8 @@ t.test('stores valid answers, sends the JSON schema and the neighbours, and resu
 
 t.test('casual style: concurrency never exceeds the bound over a whole chapter', async (t) => {
   const { deps, repository } = await setup(t)
-  const server = await fake(t, (call) => ({ kind: 'answer', content: validAnswer('casual', call.reference, call.kjv), delayMs: 5 }))
+  // The first answers are held long enough for the client to fill every slot, even on a busy machine.
+  const server = await fake(t, (call) => ({ kind: 'answer', content: validAnswer('casual', call.reference, call.kjv), delayMs: call.overall <= 4 ? 2_000 : 5 }))
   const report = await generateContent(deps, { style: 'casual', book: 'John', chapter: 11, client: client(server), model: 'test-model' })
   t.match(report, { selected: 57, done: 57, failed: 0, transportRetries: 0, answerRetries: 0 })
   t.ok(server.maxInFlight() <= 4, `default bound of 4 (saw ${server.maxInFlight()})`)
