@@ -1,10 +1,19 @@
 /** SQL for stored verse content. */
-import { sql, type Kysely } from 'kysely'
+import { sql, type Kysely, type RawBuilder } from 'kysely'
 import type { Database } from '../../db/schema.js'
 import { SHIPPED_PROMPT_PREFIX, type ContentMethod, type Style, type StoredContent, type StyleContent } from './content.store.js'
 
 /** Rows per INSERT: well under PostgreSQL's 65,535 parameters. */
 const BATCH = 1_000
+
+/**
+ * "The seed owns this row" in SQL, for the verse or the narrative content table: the rule of
+ * {@link isShipped} (curated, or generated with an editorial prompt version), written once.
+ */
+export function shippedRow(table: 'verse_content' | 'narrative_content'): RawBuilder<boolean> {
+  const method = sql.ref(`${table}.method`)
+  return sql<boolean>`(${method} = 'curated' or (${method} = 'generated' and ${sql.ref(`${table}.prompt_version`)} like ${`${SHIPPED_PROMPT_PREFIX}%`}))`
+}
 
 /** Reads and writes the `verse_content` table. */
 export class ContentRepository {
@@ -86,13 +95,7 @@ export class ContentRepository {
               content_hash: eb.ref('excluded.content_hash'),
               created_at: sql<Date>`case when verse_content.content_hash = excluded.content_hash then verse_content.created_at else now() end`,
             }))
-            .$call((update) =>
-              options.keepOperatorRows === true
-                ? update.where((eb) =>
-                    eb.or([eb('verse_content.method', '=', 'curated'), eb('verse_content.prompt_version', 'like', `${SHIPPED_PROMPT_PREFIX}%`)]),
-                  )
-                : update,
-            ),
+            .$call((update) => (options.keepOperatorRows === true ? update.where(shippedRow('verse_content')) : update)),
         )
         .execute()
     }
@@ -107,7 +110,7 @@ export class ContentRepository {
     const existing = await this.db
       .selectFrom('verse_content')
       .select(['verse_id', 'style', 'method', 'prompt_version'])
-      .where((eb) => eb.or([eb('method', '=', 'curated'), eb.and([eb('method', '=', 'generated'), eb('prompt_version', 'like', `${SHIPPED_PROMPT_PREFIX}%`)])]))
+      .where(shippedRow('verse_content'))
       .execute()
     for (const row of existing) {
       if (wanted.has(`${row.verse_id}:${row.style}:${row.method}`)) continue

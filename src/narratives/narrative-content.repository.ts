@@ -2,6 +2,7 @@
 import { sql, type Kysely } from 'kysely'
 import type { Database } from '../../db/schema.js'
 import { SHIPPED_PROMPT_PREFIX } from '../content/content.store.js'
+import { shippedRow } from '../content/content.repository.js'
 
 /** The styles a narrative is told in. */
 export type NarrativeStyle = 'faithful' | 'casual'
@@ -74,14 +75,8 @@ export class NarrativeContentRepository {
             // Unchanged text keeps its date, so re-importing the same file changes nothing.
             created_at: sql<Date>`case when narrative_content.content_hash = excluded.content_hash then narrative_content.created_at else now() end`,
           }))
-          .$call((update) =>
-            // The seed replaces only rows it owns: an operator's imported or generated row stays.
-            options.keepOperatorRows === true
-              ? update.where((eb) =>
-                  eb.or([eb('narrative_content.method', '=', 'curated'), eb('narrative_content.prompt_version', 'like', `${SHIPPED_PROMPT_PREFIX}%`)]),
-                )
-              : update,
-          ),
+          // The seed replaces only rows it owns: an operator's imported or generated row stays.
+          .$call((update) => (options.keepOperatorRows === true ? update.where(shippedRow('narrative_content')) : update)),
       )
       .execute()
   }
@@ -114,7 +109,7 @@ export class NarrativeContentRepository {
     const existing = await this.db
       .selectFrom('narrative_content')
       .select(['narrative_slug', 'style', 'method'])
-      .where((eb) => eb.or([eb('method', '=', 'curated'), eb.and([eb('method', '=', 'generated'), eb('prompt_version', 'like', `${SHIPPED_PROMPT_PREFIX}%`)])]))
+      .where(shippedRow('narrative_content'))
       .execute()
     for (const row of existing) {
       if (wanted.has(`${row.narrative_slug}:${row.style}:${row.method}`)) continue

@@ -11,6 +11,7 @@
  * yes be yes") are modern English and are not flagged.
  */
 import { contextAt, isEstVerb, isEthVerb, tokenizeWords, type WordToken } from '../../text/archaic.js'
+import { CLAUSE_WORDS } from '../../text/clause-words.js'
 
 /** The kinds of hybrid the detector knows, one construction each. */
 export const HYBRID_KINDS = [
@@ -146,35 +147,7 @@ const NOT_INVERTED_BEFORE_I: ReadonlySet<string> = new Set([
   'do',
   'did',
   'does',
-  'and',
-  'but',
-  'or',
-  'nor',
-  'that',
-  'if',
-  'when',
-  'as',
-  'than',
-  'which',
-  'whom',
-  'what',
-  'who',
-  'because',
-  'for',
-  'so',
-  'then',
-  'now',
-  'till',
-  'until',
-  'whether',
-  'though',
-  'lest',
-  'where',
-  'while',
-  'since',
-  'unless',
-  'before',
-  'after',
+  ...CLAUSE_WORDS,
   'yes',
   'no',
   'o',

@@ -27,6 +27,7 @@
  *   certain) take today's word for that sense.
  */
 import { isEstVerb, isEthVerb, tokenizeWords, type WordContext } from '../../text/archaic.js'
+import { CLAUSE_WORDS } from '../../text/clause-words.js'
 
 // ---------------------------------------------------------------------------------------
 // Morphology: from an -eth/-est/-ed stem back to the plain verb, and on to its -s form.
@@ -1506,35 +1507,7 @@ const NOT_INVERTED_VERBS: ReadonlySet<string> = new Set([
   'am',
   'be',
   'do',
-  'and',
-  'but',
-  'or',
-  'nor',
-  'that',
-  'if',
-  'when',
-  'as',
-  'than',
-  'which',
-  'whom',
-  'what',
-  'who',
-  'because',
-  'for',
-  'so',
-  'then',
-  'now',
-  'till',
-  'until',
-  'whether',
-  'though',
-  'lest',
-  'where',
-  'while',
-  'since',
-  'unless',
-  'before',
-  'after',
+  ...CLAUSE_WORDS,
   'yea',
   'nay',
   'o',
