@@ -12,6 +12,7 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import { NARRATIVES_FILE } from '../src/seed/seed-files.js'
 
 /** One of the four Gospels, in the lower-case spelling used in slugs and output. */
 export type Gospel = 'matthew' | 'mark' | 'luke' | 'john'
@@ -533,7 +534,7 @@ export function defaultPaths(): { root: string; referenceDir: string; decisions:
     root,
     referenceDir: resolve(root, '../shared/reference/gospels'),
     decisions: resolve(root, 'db/narratives/decisions.json'),
-    output: resolve(root, 'db/narratives/narratives.json'),
+    output: resolve(root, NARRATIVES_FILE),
   }
 }
 

@@ -34,6 +34,7 @@ import { dirname, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { KJV_BOOKS } from './kjv-versification.js'
 import { BOOKS } from '../src/verses/books.js'
+import { NARRATIVES_FILE, SECTIONS_FILE } from '../src/seed/seed-files.js'
 
 /** The Gospels, whose sections are the narratives. */
 export const GOSPEL_BOOKS: readonly string[] = ['matthew', 'mark', 'luke', 'john']
@@ -427,9 +428,9 @@ export function defaultPaths(): { root: string; referenceDir: string; narratives
   return {
     root,
     referenceDir: resolve(root, '../shared/reference/sections'),
-    narratives: resolve(root, 'db/narratives/narratives.json'),
+    narratives: resolve(root, NARRATIVES_FILE),
     titlesDir: resolve(root, 'db/sections/titles'),
-    output: resolve(root, 'db/sections/sections.json'),
+    output: resolve(root, SECTIONS_FILE),
   }
 }
 
