@@ -5,8 +5,6 @@
  * repeated_sentence; and the one set of plain-text rules every gate counts with.
  */
 import t from 'tap'
-import { readFileSync } from 'node:fs'
-import { gunzipSync } from 'node:zlib'
 import { findArchaicForms, findBroadArchaicForms } from '../../src/text/archaic.js'
 import { findRepeatedSentences, MAX_VERSES_PER_SENTENCE, type CorpusLine } from '../../src/content/pipeline/repeated-sentences.js'
 import { validateContent, type ValidationIssue } from '../../src/content/pipeline/validation.js'
@@ -14,24 +12,7 @@ import { findBritishSpellings } from '../../src/text/american-spelling.js'
 import { fieldGateIssues } from '../../src/text/editorial.js'
 import { readNumbers } from '../../src/text/numbers.js'
 import { countWords, splitSentences } from '../../src/text/plain-text.js'
-
-interface SeedVerse {
-  b: number
-  c: number
-  v: number
-  text: string
-}
-const verses = gunzipSync(readFileSync(new URL('../../db/seed/kjv.jsonl.gz', import.meta.url)))
-  .toString('utf8')
-  .split('\n')
-  .filter((line) => line !== '')
-  .map((line) => JSON.parse(line) as SeedVerse)
-const byRef = new Map(verses.map((v) => [`${v.b}.${v.c}.${v.v}`, v.text]))
-function kjv(book: number, chapter: number, verse: number): string {
-  const text = byRef.get(`${book}.${chapter}.${verse}`)
-  if (text === undefined) throw new Error(`no verse ${book} ${chapter}:${verse}`)
-  return text
-}
+import { kjv } from '../helpers/kjv.js'
 
 const rules = (issues: readonly ValidationIssue[]): string[] => issues.map((i) => `${i.field}:${i.rule}`)
 /** The gates of one bottom line, where every field gate applies and no verse is involved. */

@@ -4,29 +4,11 @@
  * against the whole KJV so that they cannot drift from the seed.
  */
 import t from 'tap'
-import { readFileSync } from 'node:fs'
-import { gunzipSync } from 'node:zlib'
 import { CLAUSE_START_NAMES, MAX_FIELD_LENGTH, NOT_NAMES, properNames, validateContent, type ValidationIssue } from '../../src/content/pipeline/validation.js'
 import { countWords, splitSentences } from '../../src/text/plain-text.js'
+import { kjv, SEED_VERSES } from '../helpers/kjv.js'
 
-interface SeedVerse {
-  b: number
-  c: number
-  v: number
-  text: string
-}
-// Read directly rather than through src/seed, so these tests depend only on the file format.
-const verses = gunzipSync(readFileSync(new URL('../../db/seed/kjv.jsonl.gz', import.meta.url)))
-  .toString('utf8')
-  .split('\n')
-  .filter((line) => line !== '')
-  .map((line) => JSON.parse(line) as SeedVerse)
-const byRef = new Map(verses.map((v) => [`${v.b}.${v.c}.${v.v}`, v.text]))
-function kjv(book: number, chapter: number, verse: number): string {
-  const text = byRef.get(`${book}.${chapter}.${verse}`)
-  if (text === undefined) throw new Error(`no verse ${book} ${chapter}:${verse}`)
-  return text
-}
+const verses = SEED_VERSES
 
 const JOHN_3_16 = kjv(43, 3, 16)
 const JOHN_3_1 = kjv(43, 3, 1)
