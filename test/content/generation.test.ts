@@ -81,7 +81,13 @@ const INVALID_FAITHFUL = {
 // The local OpenAI-compatible server
 
 type Reply =
-  | { readonly kind: 'answer'; readonly content: unknown; readonly delayMs?: number }
+  | {
+      readonly kind: 'answer'
+      readonly content: unknown
+      readonly delayMs?: number
+      /** Hold the answer until this many requests have been in flight at once (no clock involved). */
+      readonly holdUntilInFlight?: number
+    }
   | { readonly kind: 'raw'; readonly content: string }
   | { readonly kind: 'status'; readonly status: number; readonly headers?: Record<string, string>; readonly body?: string }
   | { readonly kind: 'hang' }
@@ -126,9 +132,17 @@ async function startFakeLlm(script: (call: Call) => Reply): Promise<FakeLlm> {
   const perVerse = new Map<string, number>()
   let inFlight = 0
   let maxInFlight = 0
+  const held: Array<{ readonly until: number; readonly send: () => void }> = []
+  const releaseHeld = (): void => {
+    for (const hold of held.filter((h) => maxInFlight >= h.until)) {
+      held.splice(held.indexOf(hold), 1)
+      hold.send()
+    }
+  }
   const server: Server = createServer((req, res) => {
     inFlight++
     maxInFlight = Math.max(maxInFlight, inFlight)
+    releaseHeld()
     // 'close' fires when the answer is sent or the client gives up (abort, timeout).
     res.on('close', () => inFlight--)
     let data = ''
@@ -156,13 +170,19 @@ async function startFakeLlm(script: (call: Call) => Reply): Promise<FakeLlm> {
         choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
         usage: USAGE,
       }
-      setTimeout(
-        () => {
-          res.writeHead(200, { 'content-type': 'application/json' })
-          res.end(JSON.stringify(envelope))
-        },
-        reply.kind === 'answer' ? (reply.delayMs ?? 0) : 0,
-      )
+      const send = (): void => {
+        setTimeout(
+          () => {
+            res.writeHead(200, { 'content-type': 'application/json' })
+            res.end(JSON.stringify(envelope))
+          },
+          reply.kind === 'answer' ? (reply.delayMs ?? 0) : 0,
+        )
+      }
+      if (reply.kind === 'answer' && reply.holdUntilInFlight !== undefined) {
+        held.push({ until: reply.holdUntilInFlight, send })
+        releaseHeld()
+      } else send()
     })
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -256,11 +276,12 @@ const THIRD_JOHN_1_14 = 64_001_014
 
 t.test('stores valid answers, sends the JSON schema and the neighbours, and resumes', async (t) => {
   const { deps, repository } = await setup(t)
-  // The first answers are held long enough for the client to fill every slot, even on a busy machine.
+  // The first answers wait until the client has filled every slot, so the bound is seen whatever the machine's load.
   const server = await fake(t, (call) => ({
     kind: 'answer',
     content: validAnswer('faithful', call.reference, call.kjv),
-    delayMs: call.overall <= 3 ? 2_000 : 20,
+    delayMs: 20,
+    ...(call.overall <= 3 ? { holdUntilInFlight: 3 } : {}),
   }))
   const llm = client(server)
 
@@ -322,8 +343,13 @@ t.test('stores valid answers, sends the JSON schema and the neighbours, and resu
 
 t.test('casual style: concurrency never exceeds the bound over a whole chapter', async (t) => {
   const { deps, repository } = await setup(t)
-  // The first answers are held long enough for the client to fill every slot, even on a busy machine.
-  const server = await fake(t, (call) => ({ kind: 'answer', content: validAnswer('casual', call.reference, call.kjv), delayMs: call.overall <= 4 ? 2_000 : 5 }))
+  // The first answers wait until the client has filled every slot, so the bound is seen whatever the machine's load.
+  const server = await fake(t, (call) => ({
+    kind: 'answer',
+    content: validAnswer('casual', call.reference, call.kjv),
+    delayMs: 5,
+    ...(call.overall <= 4 ? { holdUntilInFlight: 4 } : {}),
+  }))
   const report = await generateContent(deps, { style: 'casual', book: 'John', chapter: 11, client: client(server), model: 'test-model' })
   t.match(report, { selected: 57, done: 57, failed: 0, transportRetries: 0, answerRetries: 0 })
   t.ok(server.maxInFlight() <= 4, `default bound of 4 (saw ${server.maxInFlight()})`)
