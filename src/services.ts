@@ -79,7 +79,7 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
   const counter: QuotaCounter =
     config.redisUrl === undefined ? new MemoryQuotaCounter({ now: () => clock.now().getTime() }) : await redisCounter(config.redisUrl, clock, logger)
   const journal = new UsageJournal(deps.journalDir)
-  const usage = new UsageService(new UsageRepository(database.db), journal, logger)
+  const usage = new UsageService(new UsageRepository(database.db), journal, logger, clock)
   const replayed = await usage.recover()
   if (replayed > 0) logger.info({ replayed }, 'usage journal replayed into the ledger')
   const keysRepository = new KeysRepository(database.db)

@@ -14,12 +14,30 @@ import { PGliteDialect } from './pglite-dialect.js'
 
 export type DatabaseKind = 'pglite' | 'postgres'
 
+/**
+ * The connection pool at one moment, for the metrics: PostgreSQL's `pg` pool; the embedded
+ * PGlite is one in-process connection and has no pool to report.
+ */
+export type DatabaseStats =
+  | { readonly kind: 'pglite' }
+  | {
+      readonly kind: 'postgres'
+      /** Connections open, idle or in use. */
+      readonly total: number
+      readonly idle: number
+      /** Queries waiting for a connection (the pool is at `max`). */
+      readonly waiting: number
+      readonly max: number
+    }
+
 /** An open database and how to close it. */
 export interface DatabaseHandle {
   readonly db: Kysely<Database>
   readonly kind: DatabaseKind
   /** Resolves when the database answers a trivial query. */
   ping(): Promise<void>
+  /** The pool's counts, read from memory (no query). */
+  stats(): DatabaseStats
   close(): Promise<void>
 }
 
@@ -76,8 +94,11 @@ const PING_TIMEOUT_MS = 2_000
  */
 export async function openDatabase(location: DatabaseLocation): Promise<DatabaseHandle> {
   let db: Kysely<Database>
+  let stats: () => DatabaseStats = () => ({ kind: 'pglite' })
   if (location.kind === 'postgres') {
-    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: createPool(location) }) })
+    const pool = createPool(location)
+    stats = () => ({ kind: 'postgres', total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max })
+    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
   } else {
     if (location.dir !== undefined) mkdirSync(location.dir, { recursive: true })
     const pglite = await PGlite.create(location.dir === undefined ? undefined : location.dir)
@@ -86,6 +107,7 @@ export async function openDatabase(location: DatabaseLocation): Promise<Database
   return {
     db,
     kind: location.kind,
+    stats,
     async ping() {
       let timer: NodeJS.Timeout | undefined
       const timeout = new Promise<never>((_, reject) => {

@@ -18,6 +18,16 @@ import type { KeyRecord, KeysRepository } from './keys.repository.js'
 /** The outcome of checking a presented key. */
 export type KeyCheck = { readonly ok: true; readonly key: KeyRecord } | { readonly ok: false; readonly reason: 'malformed' | 'unknown' | 'revoked' }
 
+/** How the cache has answered since start, for the metrics. */
+export interface KeyCacheStats {
+  /** Well-formed keys found in memory (active or revoked). */
+  readonly hits: number
+  /** Well-formed keys not in memory: looked up in the database within the budget, or answered unknown. */
+  readonly misses: number
+  /** Keys held in memory. */
+  readonly keys: number
+}
+
 /** Unknown hashes are remembered briefly, so that a flood of made-up keys does not reach the database. */
 const NEGATIVE_TTL_MS = 2_000
 const NEGATIVE_MAX = 10_000
@@ -41,6 +51,8 @@ export class KeyVerifier {
   /** A token bucket for database lookups of keys missing from memory. */
   private missTokens = MISS_LOOKUPS_PER_SECOND
   private missRefilledAt: number | undefined
+  private hits = 0
+  private misses = 0
 
   constructor(
     private readonly repository: KeysRepository,
@@ -52,6 +64,18 @@ export class KeyVerifier {
    * hot path uses it to skip a promise.
    */
   verifyCached(presented: string): KeyCheck | undefined {
+    const answer = this.fromMemory(presented)
+    // A malformed key is no question for the cache; a miss is counted once, by verify().
+    if (answer !== undefined && (answer.ok || answer.reason !== 'malformed')) this.hits++
+    return answer
+  }
+
+  /** The hits and misses so far and the keys held. */
+  stats(): KeyCacheStats {
+    return { hits: this.hits, misses: this.misses, keys: this.byHash.size }
+  }
+
+  private fromMemory(presented: string): KeyCheck | undefined {
     // Keys seen before skip the checksum and the SHA-256 (a quarter of the hot path's own work).
     const known = this.hashByPresented.get(presented)
     if (known === undefined && !isWellFormedKey(presented)) return { ok: false, reason: 'malformed' }
@@ -69,6 +93,7 @@ export class KeyVerifier {
   async verify(presented: string): Promise<KeyCheck> {
     const cached = this.verifyCached(presented)
     if (cached !== undefined) return cached
+    this.misses++
     const hash = hashKey(presented)
     const record = this.byHash.get(hash) ?? (await this.lookUpMissing(hash))
     if (record === undefined) return { ok: false, reason: 'unknown' }

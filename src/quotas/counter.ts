@@ -38,6 +38,15 @@ export class CounterUnavailableError extends Error {
   }
 }
 
+/** What a counter backend says about itself: plain numbers, read by the metrics at scrape time. */
+export interface CounterStats {
+  readonly backend: 'memory' | 'redis'
+  /** Whether it can take commands now (false while Redis is down or reconnecting, and once closed). */
+  readonly up: boolean
+  /** Operations that failed because the backend could not answer, since the counter was made. */
+  readonly errors: number
+}
+
 /** A per-key, per-period counter that is exact under concurrency. */
 export interface QuotaCounter {
   /**
@@ -73,6 +82,8 @@ export interface QuotaCounter {
   ping(): Promise<void>
   /** Releases the backend; later calls reject. */
   close(): Promise<void>
+  /** The backend's state and error count, without asking the backend. */
+  stats(): CounterStats
 }
 
 /**

@@ -4,7 +4,7 @@
  * Every operation runs synchronously between awaits, so on Node's single thread each one is
  * atomic: N concurrent consumes with R units left count exactly R.
  */
-import { assertCounterArgs, type ConsumeResult, type QuotaCounter } from './counter.js'
+import { assertCounterArgs, type ConsumeResult, type CounterStats, type QuotaCounter } from './counter.js'
 
 interface Entry {
   count: number
@@ -86,6 +86,11 @@ export class MemoryQuotaCounter implements QuotaCounter {
   async close(): Promise<void> {
     this.#closed = true
     this.#entries.clear()
+  }
+
+  /** Up until closed; an in-process counter has no backend to fail. */
+  stats(): CounterStats {
+    return { backend: 'memory', up: !this.#closed, errors: 0 }
   }
 
   /** The entry if it exists and has not expired; expired entries are removed on the way. */

@@ -28,6 +28,16 @@ export interface ConsumeOutcome {
   readonly state: QuotaState
 }
 
+/** How the consumes of this instance were decided since it started (plain counts, for the metrics). */
+export interface QuotaStats {
+  /** Counted and served. */
+  readonly consumed: number
+  /** Refused: the quota is used up (429). */
+  readonly exhausted: number
+  /** Refused: the counter backend could not answer (503). */
+  readonly unavailable: number
+}
+
 /** How often to retry after initialising a lost counter (another request may race us). */
 const MAX_ATTEMPTS = 3
 /**
@@ -49,6 +59,7 @@ export class QuotaService {
   private readonly unreconciled = new Map<string, { readonly keyId: string; readonly period: string }>()
   private reconcileTimer: NodeJS.Timeout | undefined
   private opSeq = 0
+  private readonly decisions = { consumed: 0, exhausted: 0, unavailable: 0 }
 
   /**
    * @param options.opPrefix names this instance's consumes in the counter (so that a lost
@@ -83,6 +94,23 @@ export class QuotaService {
    * @param attribution who and what a counted MCP tool call served, journalled with the query.
    */
   async consume(key: KeyRecord, endpoint: CountedEndpoint, style: string, attribution?: UsageAttribution): Promise<ConsumeOutcome> {
+    try {
+      const outcome = await this.decide(key, endpoint, style, attribution)
+      if (outcome.allowed) this.decisions.consumed++
+      else this.decisions.exhausted++
+      return outcome
+    } catch (error) {
+      if (error instanceof CounterUnavailableError) this.decisions.unavailable++
+      throw error
+    }
+  }
+
+  /** The decisions made so far. */
+  stats(): QuotaStats {
+    return { ...this.decisions }
+  }
+
+  private async decide(key: KeyRecord, endpoint: CountedEndpoint, style: string, attribution?: UsageAttribution): Promise<ConsumeOutcome> {
     const now = this.clock.now()
     const period = this.periodAt(now)
     const limit = monthlyAllowance(this.quotas, key.tier)

@@ -9,7 +9,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto'
 import { Redis } from 'ioredis'
-import { assertCounterArgs, CounterUnavailableError, type ConsumeResult, type QuotaCounter } from './counter.js'
+import { assertCounterArgs, CounterUnavailableError, type ConsumeResult, type CounterStats, type QuotaCounter } from './counter.js'
 
 /**
  * KEYS[1] counter, KEYS[2] recent operations, ARGV[1] limit, ARGV[2] operation id →
@@ -110,6 +110,8 @@ export class RedisQuotaCounter implements QuotaCounter {
   /** Until the client has connected once; afterwards undefined. */
   #firstConnect: Promise<void> | undefined
   #closed = false
+  /** Operations that failed for want of Redis, for stats(). */
+  #errors = 0
   readonly #prefix: string
   readonly #now: () => number
 
@@ -169,8 +171,9 @@ export class RedisQuotaCounter implements QuotaCounter {
   /** The current count, or undefined if the key does not exist. */
   async peek(keyId: string, period: string): Promise<number | undefined> {
     assertCounterArgs({ keyId, period })
-    await this.#connected()
+    await this.#ready()
     const reply = await this.#redis.get(this.key(keyId, period)).catch((error: unknown) => {
+      this.#errors++
       throw unavailable(error, false)
     })
     if (reply === null) return undefined
@@ -198,6 +201,11 @@ export class RedisQuotaCounter implements QuotaCounter {
     return this.#redis.status === 'ready'
   }
 
+  /** Up while connected; errors are the counting operations that failed (readiness pings are not counted). */
+  stats(): CounterStats {
+    return { backend: 'redis', up: !this.#closed && this.connected, errors: this.#errors }
+  }
+
   /** Quits the client; if Redis is unreachable, drops the connection instead of waiting. */
   async close(): Promise<void> {
     this.#closed = true
@@ -215,7 +223,7 @@ export class RedisQuotaCounter implements QuotaCounter {
    * path small.
    */
   async #run(s: Script, keys: readonly string[], args: ReadonlyArray<string | number>, consumes = false): Promise<unknown> {
-    await this.#connected()
+    await this.#ready()
     try {
       try {
         return await this.#redis.evalsha(s.sha, keys.length, ...keys, ...args)
@@ -224,9 +232,18 @@ export class RedisQuotaCounter implements QuotaCounter {
         return await this.#redis.eval(s.lua, keys.length, ...keys, ...args)
       }
     } catch (error) {
+      this.#errors++
       // Once sent, a consume that got no reply may have run: the caller must reconcile it.
       throw unavailable(error, consumes)
     }
+  }
+
+  /** `#connected()` for the counting operations, which count Redis being away as an error (a closed counter is not). */
+  #ready(): Promise<void> | undefined {
+    return this.#connected()?.catch((error: unknown) => {
+      if (error instanceof CounterUnavailableError) this.#errors++
+      throw error
+    })
   }
 
   /**

@@ -49,6 +49,14 @@ const MAX_QUERY_LENGTH = 200
 const MAX_LIMIT = 50
 const MAX_BOOK_LENGTH = 64
 
+/** The index at one moment, for the metrics. */
+export interface SearchIndexStats {
+  /** `cold` until a build starts (the server starts one once it listens). */
+  readonly state: 'cold' | 'building' | 'ready'
+  /** Verses indexed; 0 until the index is ready. */
+  readonly documents: number
+}
+
 /** A checked request. */
 interface Plan {
   readonly clauses: readonly Clause[]
@@ -60,8 +68,16 @@ interface Plan {
 /** Ranked full-text search over the KJV and the simplified texts. */
 export class SearchService {
   private building: Promise<SearchIndex> | undefined
+  /** The index once built, so that stats() can read it without awaiting. */
+  private built: SearchIndex | undefined
 
   constructor(private readonly deps: SearchServiceDeps) {}
+
+  /** Whether the index is built, and how many verses it holds. */
+  stats(): SearchIndexStats {
+    if (this.built !== undefined) return { state: 'ready', documents: this.built.size }
+    return { state: this.building === undefined ? 'cold' : 'building', documents: 0 }
+  }
 
   /**
    * Builds the index unless it is built or building (chunked, so the event loop keeps
@@ -153,6 +169,7 @@ export class SearchService {
     const started = performance.now()
     const index = await buildSearchIndex(this.indexedVerses(), () => new Promise((resolve) => setImmediate(resolve)))
     this.deps.logger?.info({ verses: index.size, ms: Math.round(performance.now() - started) }, 'search index built')
+    this.built = index
     return index
   }
 

@@ -3,6 +3,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { FastifyBaseLogger } from 'fastify'
+import { systemClock, type Clock } from '../infra/clock.js'
 import type { UsageAttribution, UsageJournal } from './usage.journal.js'
 import type { ClientIncrement, LedgerIncrement, LedgerRow, UsageRepository, VerseIncrement } from './usage.repository.js'
 
@@ -25,6 +26,14 @@ export interface AttributionSummary {
   readonly topVerses: ReadonlyArray<{ readonly verseId: number; readonly serves: number }>
 }
 
+/** The journal's state, for the metrics. */
+export interface UsageStats {
+  /** Counted queries journalled but not yet in the ledger. */
+  readonly backlog: number
+  /** When a flush last succeeded; undefined before the first one. */
+  readonly lastFlushAt: Date | undefined
+}
+
 /** How long since its last flush an instance still counts as alive for `settledTotal`. */
 const ALIVE_WITHIN_MS = 10_000
 
@@ -37,12 +46,20 @@ export class UsageNotSettledError extends Error {
 export class UsageService {
   private chain: Promise<unknown> = Promise.resolve()
   private timer: NodeJS.Timeout | undefined
+  private lastFlushAt: Date | undefined
 
+  /** @param clock stamps successful flushes (the metrics report the time since the last one). */
   constructor(
     private readonly repository: UsageRepository,
     private readonly journal: UsageJournal,
     private readonly logger: Pick<FastifyBaseLogger, 'error' | 'info'>,
+    private readonly clock: Clock = systemClock,
   ) {}
+
+  /** The backlog and the last successful flush, without touching the database. */
+  stats(): UsageStats {
+    return { backlog: this.journal.pendingEntries().length, lastFlushAt: this.lastFlushAt }
+  }
 
   /** Applies what an earlier run journalled but did not flush (after a crash), then starts afresh. */
   async recover(): Promise<number> {
@@ -70,6 +87,7 @@ export class UsageService {
     return this.exclusive(async () => {
       await this.applyPending()
       if (this.timer !== undefined) await this.repository.heartbeat(this.journal.journalId)
+      this.lastFlushAt = this.clock.now()
     })
   }
 

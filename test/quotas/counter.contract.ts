@@ -170,6 +170,16 @@ export function counterContract(t: Test, name: string, make: () => Promise<Count
     t.equal(await c.peek('k1', '2025-01'), undefined)
   })
 
+  check('stats: up and without errors while open, down once closed', async (t, c) => {
+    await c.initialise('k1', '2025-01', 0, later())
+    await c.consume('k1', '2025-01', 1)
+    await c.consume('k1', '2025-01', 1)
+    t.match(c.stats(), { up: true, errors: 0 }, 'an exhausted quota is no backend error')
+    t.match(c.stats().backend, /^(?:memory|redis)$/)
+    await c.close()
+    t.equal(c.stats().up, false)
+  })
+
   check('ping resolves while open and rejects once closed; so do the other calls', async (t, c) => {
     await t.resolves(c.ping())
     await c.close()

@@ -108,6 +108,7 @@ t.test('RedisQuotaCounter', { skip }, async (t) => {
     t.equal((consume as CounterUnavailableError).outcomeUnknown, false, 'never sent, so it did not count')
     await t.rejects(counter.ping(), CounterUnavailableError)
     t.ok(errors.length > 0, 'connection errors went to onError')
+    t.same(counter.stats(), { backend: 'redis', up: false, errors: 1 }, 'down; the refused consume is an error, the readiness ping is not')
   })
 
   t.test('a closed counter rejects every call', async (t) => {
