@@ -686,6 +686,38 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Prometheus metrics
+         * @description The instance's metrics in the Prometheus text exposition format, version 0.0.4
+         *     (`Content-Type: text/plain; version=0.0.4; charset=utf-8`): HTTP requests and their
+         *     latency by route pattern, method and status; quota decisions; the quota counter backend;
+         *     the usage journal's backlog and flush lag; the key cache; the database pool; the search
+         *     index; process metrics. Never counted against a quota.
+         *
+         *     Off unless the operator turns it on. With `METRICS_TOKEN` set, this port serves it to
+         *     `Authorization: Bearer <METRICS_TOKEN>` only: no Bearer credential gives `401`
+         *     (`missing_credentials`), another value `403` (`invalid_metrics_token`). Without
+         *     `METRICS_TOKEN` the path answers `404` (`not_found`) like any path where nothing lives.
+         *     `METRICS_PORT` serves the same metrics without a token on a listener of its own
+         *     (`METRICS_HOST`, the loopback interface by default), for a scraper on a private network; that
+         *     listener is not part of this API.
+         */
+        get: operations["getMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1184,7 +1216,7 @@ export interface components {
          * @description Stable machine-readable error codes.
          * @enum {string}
          */
-        ErrorCode: "invalid_parameter" | "missing_credentials" | "invalid_token" | "invalid_api_key" | "domain_not_allowed" | "verse_not_found" | "book_not_found" | "narrative_not_found" | "passage_not_found" | "passage_too_long" | "origin_not_allowed" | "key_not_found" | "not_found" | "method_not_allowed" | "key_limit_reached" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "internal_error" | "not_ready" | "sign_in_not_configured" | "database_unavailable" | "identity_provider_unavailable" | "malformed_request" | "request_timeout" | "request_header_fields_too_large" | "quota_backend_unavailable";
+        ErrorCode: "invalid_parameter" | "missing_credentials" | "invalid_token" | "invalid_api_key" | "domain_not_allowed" | "verse_not_found" | "book_not_found" | "narrative_not_found" | "passage_not_found" | "passage_too_long" | "origin_not_allowed" | "key_not_found" | "not_found" | "method_not_allowed" | "key_limit_reached" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "internal_error" | "not_ready" | "sign_in_not_configured" | "database_unavailable" | "identity_provider_unavailable" | "malformed_request" | "request_timeout" | "request_header_fields_too_large" | "quota_backend_unavailable" | "invalid_metrics_token";
         Health: {
             /** @enum {string} */
             status: "ok";
@@ -2484,6 +2516,54 @@ export interface operations {
                 };
             };
             503: components["responses"]["NotReady"];
+        };
+    };
+    getMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The metrics, one family after another (`# HELP`, `# TYPE`, then the samples). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description No Bearer credential was sent (code `missing_credentials`). */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The Bearer credential is not the metrics token (code `invalid_metrics_token`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Metrics are not served on this port (`METRICS_TOKEN` is not set; code `not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
 }

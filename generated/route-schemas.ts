@@ -2929,6 +2929,11 @@ export const routes = {
         }
       }
     }
+  },
+  "getMetrics": {
+    "method": "GET",
+    "url": "/metrics",
+    "schema": {}
   }
 } as const
 
@@ -5953,7 +5958,8 @@ export const componentSchemas = {
           "malformed_request",
           "request_timeout",
           "request_header_fields_too_large",
-          "quota_backend_unavailable"
+          "quota_backend_unavailable",
+          "invalid_metrics_token"
         ]
       },
       "instance": {
@@ -6016,7 +6022,8 @@ export const componentSchemas = {
       "malformed_request",
       "request_timeout",
       "request_header_fields_too_large",
-      "quota_backend_unavailable"
+      "quota_backend_unavailable",
+      "invalid_metrics_token"
     ]
   },
   "Health": {

@@ -4,7 +4,7 @@
  */
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import { routes } from '../generated/route-schemas.js'
-import type { Config } from './config.js'
+import { metricsEnabled, type Config } from './config.js'
 import { AppError, installErrorHandling, sendProblem } from './errors.js'
 import { registerDiscoveryRoutes } from './discovery/discovery.routes.js'
 import { writeClientError } from './http/client-error.js'
@@ -18,6 +18,9 @@ import { registerKeyRoutes } from './keys/keys.routes.js'
 import { MCP_TOOLS } from './mcp/mcp.tools.js'
 import { registerMcpRoutes } from './mcp/mcp.routes.js'
 import { registerMetaRoutes } from './meta/meta.routes.js'
+import { installRequestMetrics } from './metrics/metrics.hook.js'
+import type { Metrics } from './metrics/metrics.registry.js'
+import { registerMetricsRoutes } from './metrics/metrics.routes.js'
 import { registerNarrativeRoutes } from './narratives/narratives.routes.js'
 import { registerPassageRoutes } from './passages/passages.routes.js'
 import { createMetering } from './quotas/metering.js'
@@ -38,6 +41,11 @@ export interface AppDeps {
   readonly logger?: FastifyBaseLogger
   /** Readiness as seen by /readyz; defaults to always ready. */
   readonly isReady?: () => boolean
+  /**
+   * What the request hook records and /metrics exposes; required when METRICS_TOKEN is set
+   * (server.ts makes them then), ignored otherwise.
+   */
+  readonly metrics?: Metrics
 }
 
 /**
@@ -46,6 +54,9 @@ export interface AppDeps {
  */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, services, clock } = deps
+  if (metricsEnabled(config.metrics) && deps.metrics === undefined) throw new Error('METRICS_TOKEN is set: buildApp needs the metrics')
+  const metrics = metricsEnabled(config.metrics) ? deps.metrics : undefined
+  const metricsToken = config.metrics.token
   const app = Fastify({
     ...(deps.logger === undefined ? { logger: false } : { loggerInstance: deps.logger }),
     // Slugs are checked by the verse service, which answers 404 for long garbage; the
@@ -77,7 +88,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     reply.header('x-request-id', request.id)
     done()
   })
-  installErrorHandling(app, config.publicBaseUrl, Object.values(routes))
+  if (metrics !== undefined) installRequestMetrics(app, metrics)
+  // Without METRICS_TOKEN, /metrics is no path of this port: 404 for every method, not 405.
+  const served = Object.values(routes).filter((route) => route !== routes.getMetrics || metricsToken !== undefined)
+  installErrorHandling(app, config.publicBaseUrl, served)
   // Request bodies are JSON only; anything else is 415 rather than a string that fails validation.
   app.removeContentTypeParser('text/plain')
   installCors(app)
@@ -124,6 +138,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     tools: MCP_TOOLS,
   })
+  if (metrics !== undefined && metricsToken !== undefined) registerMetricsRoutes(app, { metrics, token: metricsToken })
   await app.ready()
   return app
 }

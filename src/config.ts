@@ -81,6 +81,22 @@ export interface Config {
   readonly redisUrl: string | undefined
   readonly auth: AuthConfig
   readonly quotas: QuotaConfig
+  /** Where /metrics is served, if anywhere (METRICS_TOKEN). */
+  readonly metrics: MetricsConfig
+}
+
+/**
+ * Where the Prometheus metrics are served. No token means nowhere: nothing is recorded and
+ * /metrics is 404 like any unknown path.
+ */
+export interface MetricsConfig {
+  /** METRICS_TOKEN: /metrics on the main port, to `Authorization: Bearer <token>` only. */
+  readonly token: string | undefined
+}
+
+/** Whether metrics are served anywhere, and so worth recording. */
+export function metricsEnabled(metrics: MetricsConfig): boolean {
+  return metrics.token !== undefined
 }
 
 /** How identity-provider tokens are verified; neither source set means sign-in is off. */
@@ -227,6 +243,21 @@ function origins(env: Env, name: string): readonly string[] {
   )
 }
 
+/** Shortest METRICS_TOKEN: long enough that it cannot be guessed over the network. */
+const MIN_METRICS_TOKEN_LENGTH = 16
+
+/** METRICS_TOKEN, reported without its value when bad (it is a secret). */
+function metricsToken(env: Env): string | undefined {
+  const raw = env.METRICS_TOKEN
+  if (raw === undefined || raw === '') return undefined
+  // A Bearer value is one run of visible ASCII (RFC 6750's b64token is narrower; this is lenient on purpose).
+  if (!/^[\x21-\x7e]+$/.test(raw)) throw new ConfigError('METRICS_TOKEN', 'must be visible ASCII characters without spaces')
+  if (raw.length < MIN_METRICS_TOKEN_LENGTH || raw.length > 1024) {
+    throw new ConfigError('METRICS_TOKEN', `must be ${MIN_METRICS_TOKEN_LENGTH} to 1024 characters long (e.g. openssl rand -hex 32)`)
+  }
+  return raw
+}
+
 function authSecret(env: Env): string | undefined {
   const raw = env.AUTH_JWT_SECRET
   if (raw === undefined || raw === '') return undefined
@@ -284,5 +315,6 @@ export function loadConfig(env: Env = process.env): Config {
       }),
       maxKeysPerAccount: positiveInt(env, 'MAX_KEYS_PER_ACCOUNT', 25),
     }),
+    metrics: Object.freeze({ token: metricsToken(env) }),
   })
 }

@@ -23,7 +23,8 @@ export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, CatalogueEntry>> = Obje
   missing_credentials: {
     status: 401,
     title: 'Credentials required',
-    description: 'The request carries no API key (or, for key management, no identity-provider token). Send X-API-Key: <key> or Authorization: Bearer <key>.',
+    description:
+      'The request carries no API key (or, for key management, no identity-provider token; for /metrics, no metrics token). Send X-API-Key: <key> or Authorization: Bearer <key>.',
   },
   invalid_token: {
     status: 401,
@@ -99,6 +100,11 @@ export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, CatalogueEntry>> = Obje
     title: 'Request timeout',
     description:
       'The request headers or the whole request did not arrive within the limits of the server (HTTP_HEADERS_TIMEOUT_MS, HTTP_REQUEST_TIMEOUT_MS). The connection is closed; send the request again.',
+  },
+  invalid_metrics_token: {
+    status: 403,
+    title: 'Invalid metrics token',
+    description: "The Bearer credential sent to /metrics is not the server's METRICS_TOKEN.",
   },
   request_header_fields_too_large: {
     status: 431,

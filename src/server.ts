@@ -5,7 +5,7 @@
 import { resolve } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { pino } from 'pino'
-import { ConfigError, loadConfig, type Config } from './config.js'
+import { ConfigError, loadConfig, metricsEnabled, type Config } from './config.js'
 import { systemClock } from './infra/clock.js'
 import { acquireDataDirLock, DataDirBusyError, type DataDirLock } from './infra/data-dir-lock.js'
 import { retryWhile, STARTUP_BACKOFF } from './infra/backoff.js'
@@ -83,12 +83,24 @@ async function main(): Promise<void> {
     (error, attempt, waitMs) => logger.warn({ err: error, attempt, retryInMs: waitMs }, 'quota counter (Redis) unavailable at start-up; retrying'),
   )
   let ready = false
-  const app = await buildApp({ config, database, verses: stores.verses, services, clock: systemClock, logger, isReady: () => ready })
+  // prom-client is loaded only when metrics are served somewhere; by default nothing is recorded.
+  const metrics = metricsEnabled(config.metrics)
+    ? await import('./metrics/metrics.registry.js').then((module) => module.createMetrics({ services, database, clock: systemClock }))
+    : undefined
+  const app = await buildApp({
+    config,
+    database,
+    verses: stores.verses,
+    services,
+    clock: systemClock,
+    logger,
+    isReady: () => ready,
+    ...(metrics === undefined ? {} : { metrics }),
+  })
   await services.start()
   const admin = await startAdminServer(resolve(config.dataDir), localOperations(services, config.quotas, systemClock))
   // The CLI waits for the admin socket while the lock says "starting"; from now on it can use it.
   lock.setState('ready')
-
   let stopping = false
   const stop = async (signal: NodeJS.Signals): Promise<void> => {
     if (stopping) {

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { ConfigError, DEFAULT_ATTRIBUTION_LICENSE, loadConfig } from '../src/config.js'
+import { ConfigError, DEFAULT_ATTRIBUTION_LICENSE, loadConfig, metricsEnabled } from '../src/config.js'
 
 t.test('defaults', async (t) => {
   const config = loadConfig({})
@@ -20,8 +20,10 @@ t.test('defaults', async (t) => {
     redisUrl: undefined,
     auth: { jwksUrl: undefined, jwtSecret: undefined, issuer: undefined, audience: 'authenticated' },
     quotas: { monthly: { free: 500, developer: 50000, scale: 3000000 }, maxKeysPerAccount: 25 },
+    metrics: { token: undefined },
   })
   t.ok(Object.isFrozen(config))
+  t.notOk(metricsEnabled(config.metrics), 'metrics are off by default')
   t.match(DEFAULT_ATTRIBUTION_LICENSE, /active API subscription is required|requires an active API subscription/)
 })
 
@@ -51,6 +53,21 @@ t.test('MCP allowed origins are a comma-separated list, stored serialized', asyn
   t.same(config.mcpAllowedOrigins, ['https://app.example.org', 'http://localhost:3000', 'https://x.example.org'])
   t.ok(Object.isFrozen(config.mcpAllowedOrigins))
   t.same(loadConfig({ MCP_ALLOWED_ORIGINS: ' ' }).mcpAllowedOrigins, [])
+})
+
+t.test('metrics: a token for the main port', async (t) => {
+  const token = 'a'.repeat(16)
+  const withToken = loadConfig({ METRICS_TOKEN: token })
+  t.same(withToken.metrics, { token })
+  t.ok(metricsEnabled(withToken.metrics))
+  t.ok(Object.isFrozen(withToken.metrics))
+})
+
+t.test('a bad METRICS_TOKEN is refused without printing it', async (t) => {
+  for (const secret of ['short-secret', 'has a space in it somewhere', `tab\there-long-enough-xx`, 'é'.repeat(20)]) {
+    const error = t.throws(() => loadConfig({ METRICS_TOKEN: secret }), { name: 'ConfigError', variable: 'METRICS_TOKEN' })
+    t.notMatch(String((error as Error | undefined)?.message), secret, 'the message does not contain the value')
+  }
 })
 
 t.test('bad values name the variable', async (t) => {
@@ -87,6 +104,8 @@ t.test('bad values name the variable', async (t) => {
     [{ MCP_ALLOWED_ORIGINS: 'https://app.example.org/path' }, 'MCP_ALLOWED_ORIGINS'],
     [{ MCP_ALLOWED_ORIGINS: 'https://ok.example.org, ftp://files.example.org' }, 'MCP_ALLOWED_ORIGINS'],
     [{ MCP_ALLOWED_ORIGINS: 'https://user@app.example.org' }, 'MCP_ALLOWED_ORIGINS'],
+    [{ METRICS_TOKEN: 'x'.repeat(15) }, 'METRICS_TOKEN'],
+    [{ METRICS_TOKEN: 'x'.repeat(1025) }, 'METRICS_TOKEN'],
   ]
   for (const [env, variable] of cases) {
     t.throws(() => loadConfig(env), { name: 'ConfigError', variable, message: new RegExp(variable) }, JSON.stringify(env).slice(0, 60))

@@ -130,6 +130,7 @@ function curlOf(op: OperationView, context: DiscoveryContext): string {
   const auth = authenticationOf(op)
   if (auth.startsWith('API key')) parts.push(`-H "X-API-Key: ${KEY_PLACEHOLDER}"`)
   else if (auth === 'identity token') parts.push('-H "Authorization: Bearer $ACCESS_TOKEN"')
+  else if (auth === 'metrics token') parts.push('-H "Authorization: Bearer $METRICS_TOKEN"')
   if (op.requestBody !== undefined) {
     const jsonRpc = op.requestBody.schemaName === JSON_RPC_SCHEMA
     // A JSON-RPC schema says little about a useful call; listing the tools is the first one a client makes.

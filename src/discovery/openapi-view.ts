@@ -203,12 +203,14 @@ export function isPreflight(operation: OperationView): boolean {
 }
 
 /** How an operation is authorized, in words. */
-export function authenticationOf(operation: OperationView): 'API key' | 'identity token' | 'API key or identity token' | 'none' {
+export function authenticationOf(operation: OperationView): 'API key' | 'identity token' | 'API key or identity token' | 'metrics token' | 'none' {
   const key = operation.security.some((s) => s.startsWith('ApiKey'))
   const token = operation.security.includes('IdentityToken')
   if (key && token) return 'API key or identity token'
   if (key) return 'API key'
   if (token) return 'identity token'
+  // The operator's METRICS_TOKEN (GET /metrics), not something a client of the API holds.
+  if (operation.security.includes('MetricsToken')) return 'metrics token'
   return 'none'
 }
 

@@ -47,7 +47,9 @@ function withoutJsonBlocks(markdown: string): string {
 }
 
 t.test('every path, link and tool the discovery files name exists and answers', async (t) => {
-  const testApp = await buildTestApp(t, { env: { PUBLIC_BASE_URL: BASE, AUTH_JWT_SECRET: TEST_JWT_SECRET } })
+  // With metrics served, as the contract's /metrics describes (else it is 404 like any unknown path).
+  const metricsToken = 'discovery-drift-metrics-token'
+  const testApp = await buildTestApp(t, { env: { PUBLIC_BASE_URL: BASE, AUTH_JWT_SECRET: TEST_JWT_SECRET, METRICS_TOKEN: metricsToken } })
   const { app } = testApp
   const { key } = await createTestKey(testApp, { tier: 'scale' })
   const token = signToken('discovery-drift')
@@ -116,6 +118,7 @@ t.test('every path, link and tool the discovery files name exists and answers', 
     const headers: Record<string, string> = {}
     if (security.some((s) => s.startsWith('ApiKey'))) headers['x-api-key'] = key
     else if (security.includes('IdentityToken')) headers.authorization = `Bearer ${token}`
+    else if (security.includes('MetricsToken')) headers.authorization = `Bearer ${metricsToken}`
     if (item.get !== undefined) return (await call(t, app, { url: target, headers })).statusCode
     if (item.post === undefined) {
       t.fail(`${target} has neither GET nor POST`)

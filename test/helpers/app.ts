@@ -4,9 +4,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
 import { buildApp } from '../../src/app.js'
-import { loadConfig, type Config } from '../../src/config.js'
+import { loadConfig, metricsEnabled, type Config } from '../../src/config.js'
 import type { Clock } from '../../src/infra/clock.js'
 import type { DatabaseHandle, DatabaseKind } from '../../src/infra/database.js'
+import { createMetrics } from '../../src/metrics/metrics.registry.js'
 import { CounterUnavailableError } from '../../src/quotas/counter.js'
 import { createServices, type Services } from '../../src/services.js'
 import { loadStores, type Stores } from '../../src/startup.js'
@@ -43,12 +44,21 @@ export class TestClock implements Clock {
 const silent = { error: () => undefined, info: () => undefined, warn: () => undefined }
 
 /**
- * A fresh app on a fresh copy of the seeded database.
+ * A fresh app on a fresh copy of the seeded database, with metrics when the environment asks
+ * for them (METRICS_TOKEN), as server.ts makes them.
  * @param env environment overrides, parsed by the real config loader.
+ * @param waitForCounter false to build the app while the quota counter backend does not answer.
  */
 export async function buildTestApp(
   t: Teardown,
-  options: { kind?: DatabaseKind; env?: Record<string, string>; clock?: Clock; database?: DatabaseHandle; logger?: FastifyBaseLogger } = {},
+  options: {
+    kind?: DatabaseKind
+    env?: Record<string, string>
+    clock?: Clock
+    database?: DatabaseHandle
+    logger?: FastifyBaseLogger
+    waitForCounter?: boolean
+  } = {},
 ): Promise<TestApp> {
   const config = loadConfig({ LOG_LEVEL: 'silent', ...options.env })
   const database = options.database ?? (await openTestDatabase(options.kind ?? 'pglite', { seeded: true }))
@@ -57,7 +67,7 @@ export async function buildTestApp(
   const stores = await loadStores(database.db)
   const services = await createServices({ config, database, stores, clock, logger: silent, journalDir })
   // As server.ts does before it listens: a Redis connection still being made would answer 503s.
-  for (let attempt = 0; ; attempt++) {
+  for (let attempt = 0; options.waitForCounter !== false; attempt++) {
     try {
       await services.counter.ping()
       break
@@ -66,7 +76,16 @@ export async function buildTestApp(
       await new Promise((resolve) => setTimeout(resolve, 50))
     }
   }
-  const app = await buildApp({ config, database, verses: stores.verses, services, clock, ...(options.logger === undefined ? {} : { logger: options.logger }) })
+  const metrics = metricsEnabled(config.metrics) ? createMetrics({ services, database, clock }) : undefined
+  const app = await buildApp({
+    config,
+    database,
+    verses: stores.verses,
+    services,
+    clock,
+    ...(options.logger === undefined ? {} : { logger: options.logger }),
+    ...(metrics === undefined ? {} : { metrics }),
+  })
   t.teardown(async () => {
     await app.close()
     await services.stop()
