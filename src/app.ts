@@ -42,8 +42,8 @@ export interface AppDeps {
   /** Readiness as seen by /readyz; defaults to always ready. */
   readonly isReady?: () => boolean
   /**
-   * What the request hook records and /metrics exposes; required when METRICS_TOKEN is set
-   * (server.ts makes them then), ignored otherwise.
+   * What the request hook records and /metrics exposes; required when METRICS_TOKEN or
+   * METRICS_PORT is set (server.ts makes them then), ignored otherwise.
    */
   readonly metrics?: Metrics
 }
@@ -54,7 +54,7 @@ export interface AppDeps {
  */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, services, clock } = deps
-  if (metricsEnabled(config.metrics) && deps.metrics === undefined) throw new Error('METRICS_TOKEN is set: buildApp needs the metrics')
+  if (metricsEnabled(config.metrics) && deps.metrics === undefined) throw new Error('METRICS_TOKEN or METRICS_PORT is set: buildApp needs the metrics')
   const metrics = metricsEnabled(config.metrics) ? deps.metrics : undefined
   const metricsToken = config.metrics.token
   const app = Fastify({

@@ -81,22 +81,26 @@ export interface Config {
   readonly redisUrl: string | undefined
   readonly auth: AuthConfig
   readonly quotas: QuotaConfig
-  /** Where /metrics is served, if anywhere (METRICS_TOKEN). */
+  /** Where /metrics is served, if anywhere (METRICS_TOKEN, METRICS_PORT, METRICS_HOST). */
   readonly metrics: MetricsConfig
 }
 
 /**
- * Where the Prometheus metrics are served. No token means nowhere: nothing is recorded and
- * /metrics is 404 like any unknown path.
+ * Where the Prometheus metrics are served. Neither the token nor the port set means nowhere:
+ * nothing is recorded and /metrics is 404 like any unknown path.
  */
 export interface MetricsConfig {
   /** METRICS_TOKEN: /metrics on the main port, to `Authorization: Bearer <token>` only. */
   readonly token: string | undefined
+  /** METRICS_PORT: a listener of its own that serves /metrics without a token (0: any free port). */
+  readonly port: number | undefined
+  /** METRICS_HOST: the interface of that listener; loopback by default, as it asks for no token. */
+  readonly host: string
 }
 
 /** Whether metrics are served anywhere, and so worth recording. */
 export function metricsEnabled(metrics: MetricsConfig): boolean {
-  return metrics.token !== undefined
+  return metrics.token !== undefined || metrics.port !== undefined
 }
 
 /** How identity-provider tokens are verified; neither source set means sign-in is off. */
@@ -258,6 +262,18 @@ function metricsToken(env: Env): string | undefined {
   return raw
 }
 
+/** Reads METRICS_*. */
+function metricsConfig(env: Env, mainPort: number): MetricsConfig {
+  const metricsPort = env.METRICS_PORT === undefined || env.METRICS_PORT === '' ? undefined : port(env, 'METRICS_PORT', 0)
+  // Port 0 asks the system for a free port, so two zeros never collide.
+  if (metricsPort !== undefined && metricsPort !== 0 && metricsPort === mainPort) throw new ConfigError('METRICS_PORT', `must differ from PORT (${mainPort})`)
+  // A host without a port would silently serve nothing.
+  if (metricsPort === undefined && env.METRICS_HOST !== undefined && env.METRICS_HOST !== '') {
+    throw new ConfigError('METRICS_HOST', 'is set but METRICS_PORT is not (METRICS_HOST is the interface of the METRICS_PORT listener)')
+  }
+  return Object.freeze({ token: metricsToken(env), port: metricsPort, host: text(env, 'METRICS_HOST', '127.0.0.1', 255) })
+}
+
 function authSecret(env: Env): string | undefined {
   const raw = env.AUTH_JWT_SECRET
   if (raw === undefined || raw === '') return undefined
@@ -283,8 +299,9 @@ export function loadConfig(env: Env = process.env): Config {
   }
   // Stored without a trailing slash so that `${publicBaseUrl}/john/3/16` is always right.
   const baseUrl = publicBaseUrl.replace(/\/+$/, '')
+  const mainPort = port(env, 'PORT', 8080)
   return Object.freeze({
-    port: port(env, 'PORT', 8080),
+    port: mainPort,
     host: text(env, 'HOST', '0.0.0.0', 255),
     dataDir: text(env, 'DATA_DIR', './var', 4096),
     databaseUrl: url(env, 'DATABASE_URL', undefined, ['postgres:', 'postgresql:']),
@@ -315,6 +332,6 @@ export function loadConfig(env: Env = process.env): Config {
       }),
       maxKeysPerAccount: positiveInt(env, 'MAX_KEYS_PER_ACCOUNT', 25),
     }),
-    metrics: Object.freeze({ token: metricsToken(env) }),
+    metrics: metricsConfig(env, mainPort),
   })
 }

@@ -4,7 +4,7 @@
  */
 import { resolve } from 'node:path'
 import { performance } from 'node:perf_hooks'
-import { pino } from 'pino'
+import { pino, type Logger } from 'pino'
 import { ConfigError, loadConfig, metricsEnabled, type Config } from './config.js'
 import { systemClock } from './infra/clock.js'
 import { acquireDataDirLock, DataDirBusyError, type DataDirLock } from './infra/data-dir-lock.js'
@@ -12,6 +12,8 @@ import { retryWhile, STARTUP_BACKOFF } from './infra/backoff.js'
 import { CounterUnavailableError } from './quotas/counter.js'
 import { isDatabaseUnavailable, summarizeError } from './infra/database-errors.js'
 import { databaseLocation, openDatabase } from './infra/database.js'
+import type { Metrics } from './metrics/metrics.registry.js'
+import type { MetricsListener } from './metrics/metrics.server.js'
 
 function readConfig(): Config {
   try {
@@ -41,6 +43,12 @@ function claimDataDir(dataDir: string): DataDirLock {
     )
     process.exit(75) // EX_TEMPFAIL
   }
+}
+
+/** The METRICS_PORT listener, loaded only when asked for. */
+async function startMetricsListener(metrics: Metrics, options: { readonly port: number; readonly host: string }, logger: Logger): Promise<MetricsListener> {
+  const { listenMetrics } = await import('./metrics/metrics.server.js')
+  return listenMetrics(metrics, options, (error) => logger.error({ err: error }, 'collecting the metrics failed'))
 }
 
 async function main(): Promise<void> {
@@ -101,6 +109,11 @@ async function main(): Promise<void> {
   const admin = await startAdminServer(resolve(config.dataDir), localOperations(services, config.quotas, systemClock))
   // The CLI waits for the admin socket while the lock says "starting"; from now on it can use it.
   lock.setState('ready')
+  const metricsListener =
+    metrics !== undefined && config.metrics.port !== undefined
+      ? await startMetricsListener(metrics, { port: config.metrics.port, host: config.metrics.host }, logger)
+      : undefined
+
   let stopping = false
   const stop = async (signal: NodeJS.Signals): Promise<void> => {
     if (stopping) {
@@ -116,6 +129,7 @@ async function main(): Promise<void> {
       // ledger, then close the database so that PGlite flushes its files.
       try {
         await app.close()
+        await metricsListener?.close()
         await admin.close()
         await services.stop()
       } finally {
@@ -139,6 +153,7 @@ async function main(): Promise<void> {
     {
       // The port actually bound (PORT=0 asks the system for a free one).
       port: typeof address === 'object' && address !== null ? address.port : config.port,
+      ...(metricsListener === undefined ? {} : { metricsPort: metricsListener.port }),
       database: database.kind,
       migrations: prepared.migrations,
       seed: prepared.seed,

@@ -20,7 +20,7 @@ t.test('defaults', async (t) => {
     redisUrl: undefined,
     auth: { jwksUrl: undefined, jwtSecret: undefined, issuer: undefined, audience: 'authenticated' },
     quotas: { monthly: { free: 500, developer: 50000, scale: 3000000 }, maxKeysPerAccount: 25 },
-    metrics: { token: undefined },
+    metrics: { token: undefined, port: undefined, host: '127.0.0.1' },
   })
   t.ok(Object.isFrozen(config))
   t.notOk(metricsEnabled(config.metrics), 'metrics are off by default')
@@ -55,12 +55,16 @@ t.test('MCP allowed origins are a comma-separated list, stored serialized', asyn
   t.same(loadConfig({ MCP_ALLOWED_ORIGINS: ' ' }).mcpAllowedOrigins, [])
 })
 
-t.test('metrics: a token for the main port', async (t) => {
+t.test('metrics: a token for the main port, a port (and host) of their own, or both', async (t) => {
   const token = 'a'.repeat(16)
   const withToken = loadConfig({ METRICS_TOKEN: token })
-  t.same(withToken.metrics, { token })
+  t.same(withToken.metrics, { token, port: undefined, host: '127.0.0.1' })
   t.ok(metricsEnabled(withToken.metrics))
-  t.ok(Object.isFrozen(withToken.metrics))
+  const withPort = loadConfig({ METRICS_PORT: '9464', METRICS_HOST: '0.0.0.0' })
+  t.same(withPort.metrics, { token: undefined, port: 9464, host: '0.0.0.0' })
+  t.ok(metricsEnabled(withPort.metrics))
+  t.equal(loadConfig({ PORT: '0', METRICS_PORT: '0' }).metrics.port, 0, 'two system-chosen ports never collide')
+  t.ok(Object.isFrozen(withPort.metrics))
 })
 
 t.test('a bad METRICS_TOKEN is refused without printing it', async (t) => {
@@ -106,6 +110,12 @@ t.test('bad values name the variable', async (t) => {
     [{ MCP_ALLOWED_ORIGINS: 'https://user@app.example.org' }, 'MCP_ALLOWED_ORIGINS'],
     [{ METRICS_TOKEN: 'x'.repeat(15) }, 'METRICS_TOKEN'],
     [{ METRICS_TOKEN: 'x'.repeat(1025) }, 'METRICS_TOKEN'],
+    [{ METRICS_PORT: 'nine' }, 'METRICS_PORT'],
+    [{ METRICS_PORT: '65536' }, 'METRICS_PORT'],
+    [{ METRICS_PORT: '8080' }, 'METRICS_PORT'],
+    [{ PORT: '3000', METRICS_PORT: '3000' }, 'METRICS_PORT'],
+    [{ METRICS_HOST: '0.0.0.0' }, 'METRICS_HOST'],
+    [{ METRICS_PORT: '9464', METRICS_HOST: '  ' }, 'METRICS_HOST'],
   ]
   for (const [env, variable] of cases) {
     t.throws(() => loadConfig(env), { name: 'ConfigError', variable, message: new RegExp(variable) }, JSON.stringify(env).slice(0, 60))

@@ -2,8 +2,8 @@
  * The Prometheus metrics of one app: a registry of its own (tests build many apps in one
  * process, and the global registry would mix them), the process metrics prom-client collects,
  * the HTTP instruments the request hook feeds, and the state read from the services at
- * scrape time. Made by server.ts only when metrics are served (METRICS_TOKEN), so the default
- * configuration records nothing.
+ * scrape time. Made by server.ts only when metrics are served somewhere (METRICS_TOKEN or
+ * METRICS_PORT), so the default configuration records nothing.
  */
 import { collectDefaultMetrics, Registry } from 'prom-client'
 import { createHttpMetrics, type HttpMetrics } from './http-metrics.js'

@@ -45,7 +45,7 @@ const silent = { error: () => undefined, info: () => undefined, warn: () => unde
 
 /**
  * A fresh app on a fresh copy of the seeded database, with metrics when the environment asks
- * for them (METRICS_TOKEN), as server.ts makes them.
+ * for them (METRICS_TOKEN, METRICS_PORT), as server.ts makes them.
  * @param env environment overrides, parsed by the real config loader.
  * @param waitForCounter false to build the app while the quota counter backend does not answer.
  */

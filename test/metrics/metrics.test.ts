@@ -45,6 +45,13 @@ t.test('off by default: /metrics is 404 not_found like any unknown path', async 
   }
 })
 
+t.test('METRICS_PORT alone keeps /metrics off the main port', async (t) => {
+  const { app } = await buildTestApp(t, { env: { METRICS_PORT: String(await freePort()) } })
+  const res = await call(t, app, { url: '/metrics' })
+  t.equal(res.statusCode, 404)
+  t.equal(res.json<Problem>().code, 'not_found')
+})
+
 t.test('METRICS_TOKEN: no Bearer credential 401, another one 403, the token 200', async (t) => {
   const testApp = await buildTestApp(t, { env: { METRICS_TOKEN: TOKEN } })
   const { app } = testApp
