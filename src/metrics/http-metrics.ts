@@ -24,8 +24,10 @@ export interface HttpMetrics {
   observe(route: string | undefined, method: string, status: number, elapsedMs: number): void
 }
 
-interface Children {
-  readonly requests: Counter.Internal
+/** One combination of labels: its request count and its histogram child. */
+interface Series {
+  readonly labels: { readonly route: string; readonly method: string; readonly status: string }
+  count: number
   readonly latency: Histogram.Internal<'route' | 'method' | 'status'>
 }
 
@@ -35,11 +37,19 @@ interface Children {
  */
 export function createHttpMetrics(registry: Registry): HttpMetrics {
   const labelNames = ['route', 'method', 'status'] as const
-  const requests = new Counter({
+  // One entry per combination, made on its first request. Bounded by routes x methods x statuses.
+  const series = new Map<string, Series>()
+  new Counter({
     name: 'plainverse_http_requests_total',
     help: 'HTTP requests answered, by route pattern, method and status.',
     labelNames,
     registers: [registry],
+    // Counted in a plain number per request and handed over when scraped: a prom-client
+    // counter hashes and checks its labels on every increment, even through a child.
+    collect() {
+      this.reset()
+      for (const { labels, count } of series.values()) this.inc(labels, count)
+    },
   })
   const latency = new Histogram({
     name: 'plainverse_http_request_duration_seconds',
@@ -48,21 +58,18 @@ export function createHttpMetrics(registry: Registry): HttpMetrics {
     buckets: LATENCY_BUCKETS_SECONDS,
     registers: [registry],
   })
-  // The labelled children, made once per combination: prom-client would otherwise hash the
-  // label values on every request. Bounded by routes x methods x statuses.
-  const children = new Map<string, Children>()
   return {
     observe(route, rawMethod, status, elapsedMs) {
       const method = METHODS.has(rawMethod) ? rawMethod : 'OTHER'
       const key = `${route ?? ''} ${method} ${status}`
-      let child = children.get(key)
-      if (child === undefined) {
+      let entry = series.get(key)
+      if (entry === undefined) {
         const labels = { route: route ?? UNMATCHED_ROUTE, method, status: String(status) }
-        child = { requests: requests.labels(labels), latency: latency.labels(labels) }
-        children.set(key, child)
+        entry = { labels, count: 0, latency: latency.labels(labels) }
+        series.set(key, entry)
       }
-      child.requests.inc()
-      child.latency.observe(elapsedMs / 1_000)
+      entry.count++
+      entry.latency.observe(elapsedMs / 1_000)
     },
   }
 }
