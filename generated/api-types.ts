@@ -1184,7 +1184,7 @@ export interface components {
          * @description Stable machine-readable error codes.
          * @enum {string}
          */
-        ErrorCode: "invalid_parameter" | "missing_credentials" | "invalid_token" | "invalid_api_key" | "domain_not_allowed" | "verse_not_found" | "book_not_found" | "narrative_not_found" | "passage_not_found" | "passage_too_long" | "origin_not_allowed" | "key_not_found" | "not_found" | "method_not_allowed" | "key_limit_reached" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "internal_error" | "not_ready" | "sign_in_not_configured" | "database_unavailable" | "identity_provider_unavailable" | "malformed_request" | "request_timeout" | "request_header_fields_too_large" | "quota_backend_unavailable";
+        ErrorCode: "invalid_parameter" | "missing_credentials" | "invalid_token" | "invalid_api_key" | "domain_not_allowed" | "verse_not_found" | "book_not_found" | "narrative_not_found" | "passage_not_found" | "passage_too_long" | "origin_not_allowed" | "key_not_found" | "not_found" | "method_not_allowed" | "key_limit_reached" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "internal_error" | "not_ready" | "sign_in_not_configured" | "database_unavailable" | "identity_provider_unavailable" | "malformed_request" | "request_timeout" | "request_header_fields_too_large" | "quota_backend_unavailable" | "rate_limited";
         Health: {
             /** @enum {string} */
             status: "ok";
@@ -1244,7 +1244,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The key's monthly quota is used up (code `quota_exceeded`). */
+        /** @description The key's monthly quota is used up (code `quota_exceeded`, `policy` `monthly`), or the key sent more requests this second than its tier allows (code `rate_limited`, `policy` `burst`). */
         QuotaExceeded: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
@@ -1257,10 +1257,35 @@ export interface components {
             };
             content: {
                 "application/problem+json": components["schemas"]["Problem"] & {
-                    /** @description The violated policy, e.g. `monthly`. */
+                    /** @description The violated policy: `monthly` (the quota) or `burst` (the per-second limit). */
                     policy: string;
                     limit?: number;
                     /** Format: date-time */
+                    reset_at?: string;
+                };
+            };
+        };
+        /** @description More requests this second than allowed: per key on routes that take an API key, per client address on the others (code `rate_limited`, `policy` `burst`). */
+        RateLimited: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /**
+                     * @description The violated policy.
+                     * @enum {string}
+                     */
+                    policy: "burst";
+                    /** @description Requests allowed per second. */
+                    limit?: number;
+                    /**
+                     * Format: date-time
+                     * @description When the current one-second window ends.
+                     */
                     reset_at?: string;
                 };
             };
@@ -1359,9 +1384,9 @@ export interface components {
     };
     requestBodies: never;
     headers: {
-        /** @description The quota policy: `"monthly";q=<allowance>;w=<seconds in this month>`. */
+        /** @description The quota policy: `"monthly";q=<allowance>;w=<seconds in this month>`; on a `429 rate_limited`, the per-second policy `"burst";q=<limit>;w=1`. */
         RateLimitPolicy: string;
-        /** @description What is left: `"monthly";r=<remaining>;t=<seconds until the month resets>`. */
+        /** @description What is left: `"monthly";r=<remaining>;t=<seconds until the month resets>`; on a `429 rate_limited`, `"burst";r=0;t=<seconds until the window ends>`. */
         RateLimit: string;
         /** @description The monthly allowance (older convention). */
         XRateLimitLimit: number;
@@ -1369,7 +1394,7 @@ export interface components {
         XRateLimitRemaining: number;
         /** @description When the quota resets, in epoch seconds (older convention). */
         XRateLimitReset: number;
-        /** @description Seconds to wait before retrying: on a 429 for the monthly quota, until the quota resets (the next month, UTC); on a 503, a short wait for the backend to come back. */
+        /** @description Seconds to wait before retrying: on a 429 for the monthly quota, until the quota resets (the next month, UTC); on a 429 for the per-second limit, until the current second ends (1); on a 503, a short wait for the backend to come back. */
         RetryAfter: number;
         /** @description The authentication scheme to use. */
         WWWAuthenticate: string;
@@ -1470,6 +1495,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["MissingCredentials"];
             403: components["responses"]["KeyForbidden"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -1569,6 +1595,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["MissingCredentials"];
             403: components["responses"]["KeyForbidden"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -1727,6 +1754,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["InvalidToken"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -1766,6 +1794,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -1810,6 +1839,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -1848,6 +1878,7 @@ export interface operations {
             };
             401: components["responses"]["MissingCredentials"];
             403: components["responses"]["KeyForbidden"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -1888,6 +1919,7 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -1925,6 +1957,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -1946,6 +1979,7 @@ export interface operations {
                     "application/json": components["schemas"]["OpenApiDocument"];
                 };
             };
+            429: components["responses"]["RateLimited"];
         };
     };
     getOpenApiYaml: {
@@ -1966,6 +2000,7 @@ export interface operations {
                     "application/yaml": string;
                 };
             };
+            429: components["responses"]["RateLimited"];
         };
     };
     getDocs: {
@@ -1986,6 +2021,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            429: components["responses"]["RateLimited"];
         };
     };
     getProblemType: {
@@ -2017,6 +2053,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            429: components["responses"]["RateLimited"];
         };
     };
     postMcp: {
@@ -2207,6 +2244,7 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            429: components["responses"]["RateLimited"];
         };
     };
     getWellKnownMcpServerCard: {
@@ -2233,6 +2271,7 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            429: components["responses"]["RateLimited"];
         };
     };
     getApiCatalog: {
@@ -2261,6 +2300,7 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            429: components["responses"]["RateLimited"];
         };
     };
     getAiPluginManifest: {
@@ -2287,6 +2327,7 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            429: components["responses"]["RateLimited"];
         };
     };
     getLlmsTxt: {
@@ -2313,6 +2354,7 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            429: components["responses"]["RateLimited"];
         };
     };
     getLlmsFullTxt: {
@@ -2339,6 +2381,7 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            429: components["responses"]["RateLimited"];
         };
     };
     getRobotsTxt: {
@@ -2365,6 +2408,7 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            429: components["responses"]["RateLimited"];
         };
     };
     getSitemap: {
@@ -2391,6 +2435,7 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            429: components["responses"]["RateLimited"];
         };
     };
     getTerms: {
@@ -2417,6 +2462,7 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            429: components["responses"]["RateLimited"];
         };
     };
     getLogo: {
@@ -2443,6 +2489,7 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            429: components["responses"]["RateLimited"];
         };
     };
     getHealth: {

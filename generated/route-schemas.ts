@@ -5953,7 +5953,8 @@ export const componentSchemas = {
           "malformed_request",
           "request_timeout",
           "request_header_fields_too_large",
-          "quota_backend_unavailable"
+          "quota_backend_unavailable",
+          "rate_limited"
         ]
       },
       "instance": {
@@ -6016,7 +6017,8 @@ export const componentSchemas = {
       "malformed_request",
       "request_timeout",
       "request_header_fields_too_large",
-      "quota_backend_unavailable"
+      "quota_backend_unavailable",
+      "rate_limited"
     ]
   },
   "Health": {

@@ -21,6 +21,7 @@ import { registerMetaRoutes } from './meta/meta.routes.js'
 import { registerNarrativeRoutes } from './narratives/narratives.routes.js'
 import { registerPassageRoutes } from './passages/passages.routes.js'
 import { createMetering } from './quotas/metering.js'
+import { limitAddresses, limitKeys } from './quotas/rate-limit.hooks.js'
 import { registerSearchRoutes } from './search/search.routes.js'
 import type { Services } from './services.js'
 import { registerUsageRoutes } from './usage/usage.routes.js'
@@ -38,6 +39,12 @@ export interface AppDeps {
   readonly logger?: FastifyBaseLogger
   /** Readiness as seen by /readyz; defaults to always ready. */
   readonly isReady?: () => boolean
+}
+
+/** Config.trustProxy as Fastify takes it: a hop count becomes "trust the nearest N proxies". */
+function trustProxyOption(trust: Config['trustProxy']): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trust === 'number') return (_address, hop) => hop < trust
+  return typeof trust === 'boolean' ? trust : [...trust]
 }
 
 /**
@@ -68,10 +75,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // The caller's X-Request-Id when it is sane (it ends up in logs and headers), else our own.
     requestIdHeader: false,
     genReqId: (request) => requestIdOf(request.headers['x-request-id']),
+    // The client address of the per-address rate limit: behind a load balancer, X-Forwarded-For from the proxies TRUST_PROXY names.
+    trustProxy: trustProxyOption(config.trustProxy),
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: true } },
   })
 
   app.server.maxConnections = config.http.maxConnections
+  // The per-second limits go on first, so that every route registered below gets them:
+  // per key where the API key is checked, per client address everywhere else.
+  const now = (): number => clock.now().getTime()
+  const authenticate = limitKeys(registerApiKeyAuth(app, services.keyVerifier).authenticate, services.rateLimiter, config.rateLimits, now)
+  limitAddresses(app, services.rateLimiter, config.rateLimits.perAddress, authenticate, now)
   // A callback hook, not an async one: it runs on every request and needs no promise.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id)
@@ -84,7 +98,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await registerIdentity(app, services.identity, config.auth)
 
   // One building block for every counted endpoint: the API key, the quota, the headers.
-  const metering = createMetering(registerApiKeyAuth(app, services.keyVerifier), services.quotas)
+  const metering = createMetering({ authenticate }, services.quotas)
   registerVerseRoutes(app, { verses: services.verses, metering })
   registerNarrativeRoutes(app, { narratives: services.narratives, metering })
   registerPassageRoutes(app, { passages: services.passages, metering })

@@ -64,6 +64,12 @@ export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, CatalogueEntry>> = Obje
     title: 'Quota exceeded',
     description: 'The key has used its monthly allowance; it resets at the start of the next month (UTC). See Retry-After.',
   },
+  rate_limited: {
+    status: 429,
+    title: 'Rate limited',
+    description:
+      'More requests in one second than allowed: per key on the routes that take an API key (by tier), per client address on the others. Wait for Retry-After (1 second) and spread requests out.',
+  },
   internal_error: { status: 500, title: 'Internal error', description: 'An unexpected error; it has been logged. Retrying may help.' },
   not_ready: { status: 503, title: 'Not ready', description: 'The service is starting or shutting down.' },
   sign_in_not_configured: {

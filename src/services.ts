@@ -14,6 +14,7 @@ import { KeysService } from './keys/keys.service.js'
 import type { QuotaCounter } from './quotas/counter.js'
 import { MemoryQuotaCounter } from './quotas/memory-counter.js'
 import { QuotaService } from './quotas/quota.service.js'
+import { RateLimiter } from './quotas/rate-limiter.js'
 import type { Stores } from './startup.js'
 import { UsageJournal } from './usage/usage.journal.js'
 import { UsageRepository } from './usage/usage.repository.js'
@@ -39,6 +40,8 @@ export interface Services {
   readonly keys: KeysService
   readonly usage: UsageService
   readonly quotas: QuotaService
+  /** The per-second limits, counted where the quotas are. */
+  readonly rateLimiter: RateLimiter
   readonly identity: IdentityVerifier
   readonly counter: QuotaCounter
   /** Starts background work (usage flushing, key-change polling); resolves once this instance has announced itself. */
@@ -103,6 +106,7 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
     keys,
     usage,
     quotas,
+    rateLimiter: new RateLimiter(counter, () => clock.now().getTime()),
     identity: new IdentityVerifier(config.auth, { now: () => clock.now().getTime() }),
     counter,
     async start() {

@@ -20,6 +20,8 @@ t.test('defaults', async (t) => {
     redisUrl: undefined,
     auth: { jwksUrl: undefined, jwtSecret: undefined, issuer: undefined, audience: 'authenticated' },
     quotas: { monthly: { free: 500, developer: 50000, scale: 3000000 }, maxKeysPerAccount: 25 },
+    rateLimits: { perKey: { free: 10, developer: 100, scale: 1000 }, perAddress: 100 },
+    trustProxy: false,
   })
   t.ok(Object.isFrozen(config))
   t.match(DEFAULT_ATTRIBUTION_LICENSE, /active API subscription is required|requires an active API subscription/)

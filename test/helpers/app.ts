@@ -11,6 +11,7 @@ import { CounterUnavailableError } from '../../src/quotas/counter.js'
 import { createServices, type Services } from '../../src/services.js'
 import { loadStores, type Stores } from '../../src/startup.js'
 import { openTestDatabase } from './database.js'
+import { RATE_LIMITS_OFF } from './server.js'
 
 /** The parts of tap's Test this helper needs. */
 export interface Teardown {
@@ -44,13 +45,13 @@ const silent = { error: () => undefined, info: () => undefined, warn: () => unde
 
 /**
  * A fresh app on a fresh copy of the seeded database.
- * @param env environment overrides, parsed by the real config loader.
+ * @param env environment overrides, parsed by the real config loader (the per-second limits are off unless set here: RATE_LIMITS_OFF).
  */
 export async function buildTestApp(
   t: Teardown,
   options: { kind?: DatabaseKind; env?: Record<string, string>; clock?: Clock; database?: DatabaseHandle; logger?: FastifyBaseLogger } = {},
 ): Promise<TestApp> {
-  const config = loadConfig({ LOG_LEVEL: 'silent', ...options.env })
+  const config = loadConfig({ LOG_LEVEL: 'silent', ...RATE_LIMITS_OFF, ...options.env })
   const database = options.database ?? (await openTestDatabase(options.kind ?? 'pglite', { seeded: true }))
   const journalDir = mkdtempSync(join(tmpdir(), 'pv-journal-'))
   const clock = options.clock ?? { now: () => new Date() }
