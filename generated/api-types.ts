@@ -596,7 +596,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The sitemap of the public pages */
+        /**
+         * The sitemap index of the public pages
+         * @description A sitemap index (sitemaps.org 0.9) listing the sitemaps under `/sitemaps/`, each of at most 50,000 URLs with `lastmod`: every verse, chapter, book and narrative page and the other public pages.
+         */
         get: operations["getSitemap"];
         put?: never;
         post?: never;
@@ -678,6 +681,183 @@ export interface paths {
          * @description Answers 200 once every verse is loaded and the database answers; 503 otherwise (for example while shutting down).
          */
         get: operations["getReadiness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sitemaps/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One sitemap of the sitemap index
+         * @description `pages.xml` (home, search, narratives, docs, terms, llms files), `books.xml`, `chapters.xml`, `verses-1.xml` and `narratives.xml`, as `/sitemap.xml` lists them.
+         */
+        get: operations["getSitemapPart"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/assets/site.css": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The stylesheet of the public pages */
+        get: operations["getStylesheet"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The home page
+         * @description What the service is, a live example verse, the tiers and quotas as configured, and links to the API reference, the MCP endpoint and llms.txt.
+         */
+        get: operations["getHomePage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search the KJV and the simplified texts
+         * @description Results of the search service with highlighted snippets, 20 a page; `cursor` moves through them.
+         */
+        get: operations["getSearchPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/narratives": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The 548 Gospel narratives
+         * @description The narratives by Gospel; `gospel` keeps one Gospel, `q` keeps titles containing the words.
+         */
+        get: operations["getNarrativesPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/narratives/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A Gospel narrative with its parallels side by side
+         * @description The narrative's verses, summary and bottom line in both styles, and its parallels in columns (a synopsis view).
+         */
+        get: operations["getNarrativePage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/{book}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A book, its introduction and chapters
+         * @description Other names and casings of a book redirect (301) to its canonical path, e.g. `/jn` to `/john`.
+         */
+        get: operations["getBookPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/{book}/{chapter}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A chapter read as text
+         * @description With its section headings and verse numbers linking to the verse pages; `style` chooses `kjv` (the default), `faithful` or `casual`.
+         */
+        get: operations["getChapterPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/{book}/{chapter}/{verse}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A verse's public page (its `attribution.url`)
+         * @description The KJV text, the faithful and casual texts with their notes and provenance, the section and narrative, previous and next verse, and how to request the verse from the API and MCP.
+         */
+        get: operations["getVersePage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1204,6 +1384,57 @@ export interface components {
         };
     };
     responses: {
+        /** @description The page (HTML). */
+        Page: {
+            headers: {
+                ETag: components["headers"]["ETag"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                /** @description The strict policy of the public pages (no scripts; styles and images from this origin only). */
+                "Content-Security-Policy"?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "text/html": string;
+            };
+        };
+        /** @description Another name or casing of the page; `Location` is the canonical path. */
+        MovedPermanently: {
+            headers: {
+                Location: string;
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /** @description Nothing at this path: an HTML page with a search box, or for paths of the API (under `/api/`, `/mcp`) a problem (`not_found`). */
+        PageNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "text/html": string;
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The path belongs to an API operation that does not accept GET (`method_not_allowed`, with `Allow`). */
+        PathNotAllowed: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description More page requests this second from the client address than allowed (`rate_limited`), as an HTML page with `Retry-After`. */
+        PageRateLimited: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "text/html": string;
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description The request may be made from any origin with these headers and methods. */
         Preflight: {
             headers: {
@@ -2423,7 +2654,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A sitemap (sitemaps.org 0.9). */
+            /** @description A sitemap index (sitemaps.org 0.9). */
             200: {
                 headers: {
                     ETag: components["headers"]["ETag"];
@@ -2531,6 +2762,240 @@ export interface operations {
                 };
             };
             503: components["responses"]["NotReady"];
+        };
+    };
+    getSitemapPart: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An `ETag` from an earlier response; a match gives 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A sitemap (sitemaps.org 0.9). */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/xml": string;
+                };
+            };
+            304: components["responses"]["NotModified"];
+            404: components["responses"]["PageNotFound"];
+            429: components["responses"]["PageRateLimited"];
+        };
+    };
+    getStylesheet: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An `ETag` from an earlier response; a match gives 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stylesheet. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/css": string;
+                };
+            };
+            304: components["responses"]["NotModified"];
+            429: components["responses"]["PageRateLimited"];
+        };
+    };
+    getHomePage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An `ETag` from an earlier response; a match gives 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Page"];
+            304: components["responses"]["NotModified"];
+            429: components["responses"]["PageRateLimited"];
+        };
+    };
+    getSearchPage: {
+        parameters: {
+            query?: {
+                q?: string;
+                /** @description The next page's cursor, from the page's "More results" link. */
+                cursor?: string;
+            };
+            header?: {
+                /** @description An `ETag` from an earlier response; a match gives 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Page"];
+            304: components["responses"]["NotModified"];
+            429: components["responses"]["PageRateLimited"];
+        };
+    };
+    getNarrativesPage: {
+        parameters: {
+            query?: {
+                gospel?: string;
+                q?: string;
+            };
+            header?: {
+                /** @description An `ETag` from an earlier response; a match gives 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Page"];
+            304: components["responses"]["NotModified"];
+            429: components["responses"]["PageRateLimited"];
+        };
+    };
+    getNarrativePage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An `ETag` from an earlier response; a match gives 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description A narrative slug.
+                 * @example john-jesus-feeds-five-thousand
+                 */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Page"];
+            304: components["responses"]["NotModified"];
+            404: components["responses"]["PageNotFound"];
+            429: components["responses"]["PageRateLimited"];
+        };
+    };
+    getBookPage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An `ETag` from an earlier response; a match gives 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description A book slug, name or abbreviation.
+                 * @example john
+                 */
+                book: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Page"];
+            301: components["responses"]["MovedPermanently"];
+            304: components["responses"]["NotModified"];
+            404: components["responses"]["PageNotFound"];
+            405: components["responses"]["PathNotAllowed"];
+            429: components["responses"]["PageRateLimited"];
+        };
+    };
+    getChapterPage: {
+        parameters: {
+            query?: {
+                style?: string;
+            };
+            header?: {
+                /** @description An `ETag` from an earlier response; a match gives 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description A book slug, name or abbreviation.
+                 * @example john
+                 */
+                book: string;
+                /**
+                 * @description The chapter number.
+                 * @example 3
+                 */
+                chapter: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Page"];
+            301: components["responses"]["MovedPermanently"];
+            304: components["responses"]["NotModified"];
+            404: components["responses"]["PageNotFound"];
+            405: components["responses"]["PathNotAllowed"];
+            429: components["responses"]["PageRateLimited"];
+        };
+    };
+    getVersePage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An `ETag` from an earlier response; a match gives 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description A book slug, name or abbreviation.
+                 * @example john
+                 */
+                book: string;
+                /**
+                 * @description The chapter number.
+                 * @example 3
+                 */
+                chapter: string;
+                /**
+                 * @description The verse number.
+                 * @example 16
+                 */
+                verse: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Page"];
+            301: components["responses"]["MovedPermanently"];
+            304: components["responses"]["NotModified"];
+            404: components["responses"]["PageNotFound"];
+            405: components["responses"]["PathNotAllowed"];
+            429: components["responses"]["PageRateLimited"];
         };
     };
 }

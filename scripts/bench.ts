@@ -202,6 +202,8 @@ async function main(): Promise<void> {
 
     // A spread of verses and styles, so the benchmark is not one cached entry.
     const paths: string[] = []
+    // The same verses' public pages (no key needed; never counted).
+    const pagePaths: string[] = []
     const styles = ['faithful', 'casual', 'all']
     for (let n = 0; paths.length < 2_000; n++) {
       const book = books.data[(n * 7) % books.data.length]
@@ -209,6 +211,7 @@ async function main(): Promise<void> {
       const chapter = (n % book.verse_counts.length) + 1
       const verse = (n % (book.verse_counts[chapter - 1] ?? 1)) + 1
       paths.push(`/api/v1/verse/${book.slug}-${chapter}-${verse}?style=${styles[n % 3]}`)
+      pagePaths.push(`/${book.slug}/${chapter}/${verse}`)
     }
     const env = { ...serverEnv, QUOTA_SCALE: '100000000', ...UNREACHED_RATE_LIMITS }
     const sampleServer = await spawnUntil(process.execPath, [projectPath('dist', 'src', 'server.js')], { ...env, PORT: String(port) }, ready)
@@ -231,6 +234,7 @@ async function main(): Promise<void> {
         redisUrl !== undefined && redisUrl !== ''
           ? await measure('verse, Redis', { ...env, REDIS_URL: redisUrl }, port, baseUrl, baseline.process.pid, key, paths)
           : undefined
+      const pages = await measure('verse page, embedded', env, port, baseUrl, baseline.process.pid, key, pagePaths)
       const search = await measureSearch(env, port, key)
       const ratio = embedded.server.reqPerSec / embedded.bare.reqPerSec
       console.log(
@@ -242,6 +246,8 @@ async function main(): Promise<void> {
         console.log(line(redis.server, redis.server.reqPerSec / redis.bare.reqPerSec))
         console.log(line({ ...redis.bare, label: 'bare (Redis run)' }))
       }
+      console.log(line(pages.server, pages.server.reqPerSec / pages.bare.reqPerSec))
+      console.log(line({ ...pages.bare, label: 'bare (page run)' }))
       console.log(`  ratio (embedded)   ${ratio.toFixed(2)} (target >= ${TARGET_RATIO}: ${ratio >= TARGET_RATIO ? 'met' : 'NOT met'})`)
       console.log(`  start-up to ready  ${embedded.startupMs.toFixed(0)} ms (embedded PGlite, 31,102 verses loaded; target < 2000 ms)`)
       console.log(

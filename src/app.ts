@@ -26,6 +26,7 @@ import { registerSearchRoutes } from './search/search.routes.js'
 import type { Services } from './services.js'
 import { registerUsageRoutes } from './usage/usage.routes.js'
 import { registerVerseRoutes } from './verses/verses.routes.js'
+import { registerWebRoutes } from './web/web.routes.js'
 import type { VerseStore } from './verses/verse.store.js'
 
 /** Everything the app needs, created once by the caller and passed in. */
@@ -91,7 +92,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     reply.header('x-request-id', request.id)
     done()
   })
-  installErrorHandling(app, config.publicBaseUrl, Object.values(routes))
+  // Errors on the public pages, and 404s for browsers, are pages in the site's layout.
+  const htmlErrors = { problem: services.web.problem.bind(services.web), notFound: services.web.notFound.bind(services.web) }
+  // The pages' catch-all paths (`/:book`...) would make every path look routable; the 405 check
+  // looks at the API's own paths only.
+  const apiRoutes = Object.values(routes).filter((route) => !route.url.startsWith('/:'))
+  installErrorHandling(app, config.publicBaseUrl, apiRoutes, htmlErrors)
   // Request bodies are JSON only; anything else is 415 rather than a string that fails validation.
   app.removeContentTypeParser('text/plain')
   installCors(app)
@@ -126,7 +132,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     database: deps.database,
     counter: services.counter,
     publicBaseUrl: config.publicBaseUrl,
+    problemPage: htmlErrors.problem,
   })
+  await registerWebRoutes(app, { web: services.web, sitemaps: services.sitemaps })
   registerDiscoveryRoutes(app, {
     settings: {
       publicBaseUrl: config.publicBaseUrl,
