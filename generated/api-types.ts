@@ -596,7 +596,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The sitemap of the public pages */
+        /**
+         * The sitemap index of the public pages
+         * @description A sitemap index (sitemaps.org 0.9) listing the sitemaps under `/sitemaps/`, each of at most 50,000 URLs with `lastmod`: every verse, chapter, book and narrative page and the other public pages.
+         */
         get: operations["getSitemap"];
         put?: never;
         post?: never;
@@ -710,6 +713,183 @@ export interface paths {
          *     listener is not part of this API.
          */
         get: operations["getMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sitemaps/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One sitemap of the sitemap index
+         * @description `pages.xml` (home, search, narratives, docs, terms, llms files), `books.xml`, `chapters.xml`, `verses-1.xml` and `narratives.xml`, as `/sitemap.xml` lists them.
+         */
+        get: operations["getSitemapPart"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/assets/site.css": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The stylesheet of the public pages */
+        get: operations["getStylesheet"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The home page
+         * @description What the service is, a live example verse, the tiers and quotas as configured, and links to the API reference, the MCP endpoint and llms.txt.
+         */
+        get: operations["getHomePage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search the KJV and the simplified texts
+         * @description Results of the search service with highlighted snippets, 20 a page; `cursor` moves through them.
+         */
+        get: operations["getSearchPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/narratives": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The 548 Gospel narratives
+         * @description The narratives by Gospel; `gospel` keeps one Gospel, `q` keeps titles containing the words.
+         */
+        get: operations["getNarrativesPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/narratives/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A Gospel narrative with its parallels side by side
+         * @description The narrative's verses, summary and bottom line in both styles, and its parallels in columns (a synopsis view).
+         */
+        get: operations["getNarrativePage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/{book}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A book, its introduction and chapters
+         * @description Other names and casings of a book redirect (301) to its canonical path, e.g. `/jn` to `/john`.
+         */
+        get: operations["getBookPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/{book}/{chapter}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A chapter read as text
+         * @description With its section headings and verse numbers linking to the verse pages; `style` chooses `kjv` (the default), `faithful` or `casual`.
+         */
+        get: operations["getChapterPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/{book}/{chapter}/{verse}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A verse's public page (its `attribution.url`)
+         * @description The KJV text, the faithful and casual texts with their notes and provenance, the section and narrative, previous and next verse, and how to request the verse from the API and MCP.
+         */
+        get: operations["getVersePage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1216,7 +1396,7 @@ export interface components {
          * @description Stable machine-readable error codes.
          * @enum {string}
          */
-        ErrorCode: "invalid_parameter" | "missing_credentials" | "invalid_token" | "invalid_api_key" | "domain_not_allowed" | "verse_not_found" | "book_not_found" | "narrative_not_found" | "passage_not_found" | "passage_too_long" | "origin_not_allowed" | "key_not_found" | "not_found" | "method_not_allowed" | "key_limit_reached" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "internal_error" | "not_ready" | "sign_in_not_configured" | "database_unavailable" | "identity_provider_unavailable" | "malformed_request" | "request_timeout" | "request_header_fields_too_large" | "quota_backend_unavailable" | "invalid_metrics_token";
+        ErrorCode: "invalid_parameter" | "missing_credentials" | "invalid_token" | "invalid_api_key" | "domain_not_allowed" | "verse_not_found" | "book_not_found" | "narrative_not_found" | "passage_not_found" | "passage_too_long" | "origin_not_allowed" | "key_not_found" | "not_found" | "method_not_allowed" | "key_limit_reached" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "internal_error" | "not_ready" | "sign_in_not_configured" | "database_unavailable" | "identity_provider_unavailable" | "malformed_request" | "request_timeout" | "request_header_fields_too_large" | "quota_backend_unavailable" | "invalid_metrics_token" | "rate_limited";
         Health: {
             /** @enum {string} */
             status: "ok";
@@ -1236,6 +1416,57 @@ export interface components {
         };
     };
     responses: {
+        /** @description The page (HTML). */
+        Page: {
+            headers: {
+                ETag: components["headers"]["ETag"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                /** @description The strict policy of the public pages (no scripts; styles and images from this origin only). */
+                "Content-Security-Policy"?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "text/html": string;
+            };
+        };
+        /** @description Another name or casing of the page; `Location` is the canonical path. */
+        MovedPermanently: {
+            headers: {
+                Location: string;
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /** @description Nothing at this path: an HTML page with a search box, or for paths of the API (under `/api/`, `/mcp`) a problem (`not_found`). */
+        PageNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "text/html": string;
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The path belongs to an API operation that does not accept GET (`method_not_allowed`, with `Allow`). */
+        PathNotAllowed: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description More page requests this second from the client address than allowed (`rate_limited`), as an HTML page with `Retry-After`. */
+        PageRateLimited: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "text/html": string;
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description The request may be made from any origin with these headers and methods. */
         Preflight: {
             headers: {
@@ -1276,7 +1507,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The key's monthly quota is used up (code `quota_exceeded`). */
+        /** @description The key's monthly quota is used up (code `quota_exceeded`, `policy` `monthly`), or the key sent more requests this second than its tier allows (code `rate_limited`, `policy` `burst`). */
         QuotaExceeded: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
@@ -1289,10 +1520,35 @@ export interface components {
             };
             content: {
                 "application/problem+json": components["schemas"]["Problem"] & {
-                    /** @description The violated policy, e.g. `monthly`. */
+                    /** @description The violated policy: `monthly` (the quota) or `burst` (the per-second limit). */
                     policy: string;
                     limit?: number;
                     /** Format: date-time */
+                    reset_at?: string;
+                };
+            };
+        };
+        /** @description More requests this second than allowed: per key on routes that take an API key, per client address on the others (code `rate_limited`, `policy` `burst`). */
+        RateLimited: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /**
+                     * @description The violated policy.
+                     * @enum {string}
+                     */
+                    policy: "burst";
+                    /** @description Requests allowed per second. */
+                    limit?: number;
+                    /**
+                     * Format: date-time
+                     * @description When the current one-second window ends.
+                     */
                     reset_at?: string;
                 };
             };
@@ -1391,9 +1647,9 @@ export interface components {
     };
     requestBodies: never;
     headers: {
-        /** @description The quota policy: `"monthly";q=<allowance>;w=<seconds in this month>`. */
+        /** @description The quota policy: `"monthly";q=<allowance>;w=<seconds in this month>`; on a `429 rate_limited`, the per-second policy `"burst";q=<limit>;w=1`. */
         RateLimitPolicy: string;
-        /** @description What is left: `"monthly";r=<remaining>;t=<seconds until the month resets>`. */
+        /** @description What is left: `"monthly";r=<remaining>;t=<seconds until the month resets>`; on a `429 rate_limited`, `"burst";r=0;t=<seconds until the window ends>`. */
         RateLimit: string;
         /** @description The monthly allowance (older convention). */
         XRateLimitLimit: number;
@@ -1401,7 +1657,7 @@ export interface components {
         XRateLimitRemaining: number;
         /** @description When the quota resets, in epoch seconds (older convention). */
         XRateLimitReset: number;
-        /** @description Seconds to wait before retrying: on a 429 for the monthly quota, until the quota resets (the next month, UTC); on a 503, a short wait for the backend to come back. */
+        /** @description Seconds to wait before retrying: on a 429 for the monthly quota, until the quota resets (the next month, UTC); on a 429 for the per-second limit, until the current second ends (1); on a 503, a short wait for the backend to come back. */
         RetryAfter: number;
         /** @description The authentication scheme to use. */
         WWWAuthenticate: string;
@@ -1502,6 +1758,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["MissingCredentials"];
             403: components["responses"]["KeyForbidden"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -1601,6 +1858,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["MissingCredentials"];
             403: components["responses"]["KeyForbidden"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -1759,6 +2017,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["InvalidToken"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -1798,6 +2057,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -1842,6 +2102,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -1880,6 +2141,7 @@ export interface operations {
             };
             401: components["responses"]["MissingCredentials"];
             403: components["responses"]["KeyForbidden"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -1920,6 +2182,7 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -1957,6 +2220,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -1978,6 +2242,7 @@ export interface operations {
                     "application/json": components["schemas"]["OpenApiDocument"];
                 };
             };
+            429: components["responses"]["RateLimited"];
         };
     };
     getOpenApiYaml: {
@@ -1998,6 +2263,7 @@ export interface operations {
                     "application/yaml": string;
                 };
             };
+            429: components["responses"]["RateLimited"];
         };
     };
     getDocs: {
@@ -2018,6 +2284,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            429: components["responses"]["RateLimited"];
         };
     };
     getProblemType: {
@@ -2049,6 +2316,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            429: components["responses"]["RateLimited"];
         };
     };
     postMcp: {
@@ -2239,6 +2507,7 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            429: components["responses"]["RateLimited"];
         };
     };
     getWellKnownMcpServerCard: {
@@ -2265,6 +2534,7 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            429: components["responses"]["RateLimited"];
         };
     };
     getApiCatalog: {
@@ -2293,6 +2563,7 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            429: components["responses"]["RateLimited"];
         };
     };
     getAiPluginManifest: {
@@ -2319,6 +2590,7 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            429: components["responses"]["RateLimited"];
         };
     };
     getLlmsTxt: {
@@ -2345,6 +2617,7 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            429: components["responses"]["RateLimited"];
         };
     };
     getLlmsFullTxt: {
@@ -2371,6 +2644,7 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            429: components["responses"]["RateLimited"];
         };
     };
     getRobotsTxt: {
@@ -2397,6 +2671,7 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            429: components["responses"]["RateLimited"];
         };
     };
     getSitemap: {
@@ -2411,7 +2686,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A sitemap (sitemaps.org 0.9). */
+            /** @description A sitemap index (sitemaps.org 0.9). */
             200: {
                 headers: {
                     ETag: components["headers"]["ETag"];
@@ -2423,6 +2698,7 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            429: components["responses"]["RateLimited"];
         };
     };
     getTerms: {
@@ -2449,6 +2725,7 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            429: components["responses"]["RateLimited"];
         };
     };
     getLogo: {
@@ -2475,6 +2752,7 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            429: components["responses"]["RateLimited"];
         };
     };
     getHealth: {
@@ -2564,6 +2842,241 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    getSitemapPart: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An `ETag` from an earlier response; a match gives 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A sitemap (sitemaps.org 0.9). */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/xml": string;
+                };
+            };
+            304: components["responses"]["NotModified"];
+            404: components["responses"]["PageNotFound"];
+            429: components["responses"]["PageRateLimited"];
+        };
+    };
+    getStylesheet: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An `ETag` from an earlier response; a match gives 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stylesheet. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/css": string;
+                };
+            };
+            304: components["responses"]["NotModified"];
+            429: components["responses"]["PageRateLimited"];
+        };
+    };
+    getHomePage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An `ETag` from an earlier response; a match gives 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Page"];
+            304: components["responses"]["NotModified"];
+            429: components["responses"]["PageRateLimited"];
+        };
+    };
+    getSearchPage: {
+        parameters: {
+            query?: {
+                q?: string;
+                /** @description The next page's cursor, from the page's "More results" link. */
+                cursor?: string;
+            };
+            header?: {
+                /** @description An `ETag` from an earlier response; a match gives 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Page"];
+            304: components["responses"]["NotModified"];
+            429: components["responses"]["PageRateLimited"];
+        };
+    };
+    getNarrativesPage: {
+        parameters: {
+            query?: {
+                gospel?: string;
+                q?: string;
+            };
+            header?: {
+                /** @description An `ETag` from an earlier response; a match gives 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Page"];
+            304: components["responses"]["NotModified"];
+            429: components["responses"]["PageRateLimited"];
+        };
+    };
+    getNarrativePage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An `ETag` from an earlier response; a match gives 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description A narrative slug.
+                 * @example john-jesus-feeds-five-thousand
+                 */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Page"];
+            304: components["responses"]["NotModified"];
+            404: components["responses"]["PageNotFound"];
+            429: components["responses"]["PageRateLimited"];
+        };
+    };
+    getBookPage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An `ETag` from an earlier response; a match gives 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description A book slug, name or abbreviation.
+                 * @example john
+                 */
+                book: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Page"];
+            301: components["responses"]["MovedPermanently"];
+            304: components["responses"]["NotModified"];
+            404: components["responses"]["PageNotFound"];
+            405: components["responses"]["PathNotAllowed"];
+            429: components["responses"]["PageRateLimited"];
+        };
+    };
+    getChapterPage: {
+        parameters: {
+            query?: {
+                style?: string;
+            };
+            header?: {
+                /** @description An `ETag` from an earlier response; a match gives 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description A book slug, name or abbreviation.
+                 * @example john
+                 */
+                book: string;
+                /**
+                 * @description The chapter number.
+                 * @example 3
+                 */
+                chapter: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Page"];
+            301: components["responses"]["MovedPermanently"];
+            304: components["responses"]["NotModified"];
+            404: components["responses"]["PageNotFound"];
+            405: components["responses"]["PathNotAllowed"];
+            429: components["responses"]["PageRateLimited"];
+        };
+    };
+    getVersePage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An `ETag` from an earlier response; a match gives 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description A book slug, name or abbreviation.
+                 * @example john
+                 */
+                book: string;
+                /**
+                 * @description The chapter number.
+                 * @example 3
+                 */
+                chapter: string;
+                /**
+                 * @description The verse number.
+                 * @example 16
+                 */
+                verse: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Page"];
+            301: components["responses"]["MovedPermanently"];
+            304: components["responses"]["NotModified"];
+            404: components["responses"]["PageNotFound"];
+            405: components["responses"]["PathNotAllowed"];
+            429: components["responses"]["PageRateLimited"];
         };
     };
 }

@@ -2934,6 +2934,257 @@ export const routes = {
     "method": "GET",
     "url": "/metrics",
     "schema": {}
+  },
+  "getSitemapPart": {
+    "method": "GET",
+    "url": "/sitemaps/:name",
+    "schema": {
+      "params": {
+        "type": "object",
+        "properties": {
+          "name": {
+            "type": "string",
+            "maxLength": 100
+          }
+        },
+        "required": [
+          "name"
+        ]
+      },
+      "headers": {
+        "type": "object",
+        "properties": {
+          "if-none-match": {
+            "type": "string"
+          }
+        },
+        "required": []
+      }
+    }
+  },
+  "getStylesheet": {
+    "method": "GET",
+    "url": "/assets/site.css",
+    "schema": {
+      "headers": {
+        "type": "object",
+        "properties": {
+          "if-none-match": {
+            "type": "string"
+          }
+        },
+        "required": []
+      }
+    }
+  },
+  "getHomePage": {
+    "method": "GET",
+    "url": "/",
+    "schema": {
+      "headers": {
+        "type": "object",
+        "properties": {
+          "if-none-match": {
+            "type": "string"
+          }
+        },
+        "required": []
+      }
+    }
+  },
+  "getSearchPage": {
+    "method": "GET",
+    "url": "/search",
+    "schema": {
+      "querystring": {
+        "type": "object",
+        "properties": {
+          "q": {
+            "type": "string",
+            "maxLength": 1000
+          },
+          "cursor": {
+            "type": "string",
+            "maxLength": 200
+          }
+        },
+        "required": [],
+        "additionalProperties": true
+      },
+      "headers": {
+        "type": "object",
+        "properties": {
+          "if-none-match": {
+            "type": "string"
+          }
+        },
+        "required": []
+      }
+    }
+  },
+  "getNarrativesPage": {
+    "method": "GET",
+    "url": "/narratives",
+    "schema": {
+      "querystring": {
+        "type": "object",
+        "properties": {
+          "gospel": {
+            "type": "string",
+            "maxLength": 20
+          },
+          "q": {
+            "type": "string",
+            "maxLength": 200
+          }
+        },
+        "required": [],
+        "additionalProperties": true
+      },
+      "headers": {
+        "type": "object",
+        "properties": {
+          "if-none-match": {
+            "type": "string"
+          }
+        },
+        "required": []
+      }
+    }
+  },
+  "getNarrativePage": {
+    "method": "GET",
+    "url": "/narratives/:slug",
+    "schema": {
+      "params": {
+        "type": "object",
+        "properties": {
+          "slug": {
+            "type": "string",
+            "maxLength": 200
+          }
+        },
+        "required": [
+          "slug"
+        ]
+      },
+      "headers": {
+        "type": "object",
+        "properties": {
+          "if-none-match": {
+            "type": "string"
+          }
+        },
+        "required": []
+      }
+    }
+  },
+  "getBookPage": {
+    "method": "GET",
+    "url": "/:book",
+    "schema": {
+      "params": {
+        "type": "object",
+        "properties": {
+          "book": {
+            "type": "string",
+            "maxLength": 200
+          }
+        },
+        "required": [
+          "book"
+        ]
+      },
+      "headers": {
+        "type": "object",
+        "properties": {
+          "if-none-match": {
+            "type": "string"
+          }
+        },
+        "required": []
+      }
+    }
+  },
+  "getChapterPage": {
+    "method": "GET",
+    "url": "/:book/:chapter",
+    "schema": {
+      "params": {
+        "type": "object",
+        "properties": {
+          "book": {
+            "type": "string",
+            "maxLength": 200
+          },
+          "chapter": {
+            "type": "string",
+            "maxLength": 200
+          }
+        },
+        "required": [
+          "book",
+          "chapter"
+        ]
+      },
+      "querystring": {
+        "type": "object",
+        "properties": {
+          "style": {
+            "type": "string",
+            "maxLength": 20
+          }
+        },
+        "required": [],
+        "additionalProperties": true
+      },
+      "headers": {
+        "type": "object",
+        "properties": {
+          "if-none-match": {
+            "type": "string"
+          }
+        },
+        "required": []
+      }
+    }
+  },
+  "getVersePage": {
+    "method": "GET",
+    "url": "/:book/:chapter/:verse",
+    "schema": {
+      "params": {
+        "type": "object",
+        "properties": {
+          "book": {
+            "type": "string",
+            "maxLength": 200
+          },
+          "chapter": {
+            "type": "string",
+            "maxLength": 200
+          },
+          "verse": {
+            "type": "string",
+            "maxLength": 200
+          }
+        },
+        "required": [
+          "book",
+          "chapter",
+          "verse"
+        ]
+      },
+      "headers": {
+        "type": "object",
+        "properties": {
+          "if-none-match": {
+            "type": "string"
+          }
+        },
+        "required": []
+      }
+    }
   }
 } as const
 
@@ -5959,7 +6210,8 @@ export const componentSchemas = {
           "request_timeout",
           "request_header_fields_too_large",
           "quota_backend_unavailable",
-          "invalid_metrics_token"
+          "invalid_metrics_token",
+          "rate_limited"
         ]
       },
       "instance": {
@@ -6023,7 +6275,8 @@ export const componentSchemas = {
       "request_timeout",
       "request_header_fields_too_large",
       "quota_backend_unavailable",
-      "invalid_metrics_token"
+      "invalid_metrics_token",
+      "rate_limited"
     ]
   },
   "Health": {

@@ -24,6 +24,8 @@ const TARGET_RATIO = 0.75
 /** Passes over the 200 search queries that are measured (after one warm-up pass). */
 const SEARCH_ROUNDS = Number(process.env.BENCH_SEARCH_ROUNDS ?? 3)
 const SEARCH_TARGET_P99_MS = 25
+/** The per-second limits stay on (their cost is part of the hot path) but far above any load this machine can make. */
+const UNREACHED_RATE_LIMITS = { RATE_LIMIT_SCALE: '2000000000', RATE_LIMIT_ADDRESS: '2000000000' }
 
 interface Child {
   readonly process: ChildProcess
@@ -194,12 +196,14 @@ async function main(): Promise<void> {
     // A real key on the scale tier, created with the operator CLI, as an operator would.
     const key =
       execFileSync(process.execPath, [projectPath('dist', 'src', 'cli', 'main.js'), 'keys', 'create', '--name', 'bench', '--tier', 'scale'], {
-        env: { ...process.env, ...serverEnv, QUOTA_SCALE: '100000000' },
+        env: { ...process.env, ...serverEnv, QUOTA_SCALE: '100000000', ...UNREACHED_RATE_LIMITS },
         encoding: 'utf8',
       }).split('\n')[0] ?? ''
 
     // A spread of verses and styles, so the benchmark is not one cached entry.
     const paths: string[] = []
+    // The same verses' public pages (no key needed; never counted).
+    const pagePaths: string[] = []
     const styles = ['faithful', 'casual', 'all']
     for (let n = 0; paths.length < 2_000; n++) {
       const book = books.data[(n * 7) % books.data.length]
@@ -207,8 +211,9 @@ async function main(): Promise<void> {
       const chapter = (n % book.verse_counts.length) + 1
       const verse = (n % (book.verse_counts[chapter - 1] ?? 1)) + 1
       paths.push(`/api/v1/verse/${book.slug}-${chapter}-${verse}?style=${styles[n % 3]}`)
+      pagePaths.push(`/${book.slug}/${chapter}/${verse}`)
     }
-    const env = { ...serverEnv, QUOTA_SCALE: '100000000' }
+    const env = { ...serverEnv, QUOTA_SCALE: '100000000', ...UNREACHED_RATE_LIMITS }
     const sampleServer = await spawnUntil(process.execPath, [projectPath('dist', 'src', 'server.js')], { ...env, PORT: String(port) }, ready)
     const bodyFile = join(dataDir, 'baseline.json')
     writeFileSync(bodyFile, Buffer.from(await (await fetch(`${url}/api/v1/verse/john-3-16?style=all`, { headers: { 'x-api-key': key } })).arrayBuffer()))
@@ -229,6 +234,7 @@ async function main(): Promise<void> {
         redisUrl !== undefined && redisUrl !== ''
           ? await measure('verse, Redis', { ...env, REDIS_URL: redisUrl }, port, baseUrl, baseline.process.pid, key, paths)
           : undefined
+      const pages = await measure('verse page, embedded', env, port, baseUrl, baseline.process.pid, key, pagePaths)
       const search = await measureSearch(env, port, key)
       const ratio = embedded.server.reqPerSec / embedded.bare.reqPerSec
       console.log(
@@ -240,6 +246,8 @@ async function main(): Promise<void> {
         console.log(line(redis.server, redis.server.reqPerSec / redis.bare.reqPerSec))
         console.log(line({ ...redis.bare, label: 'bare (Redis run)' }))
       }
+      console.log(line(pages.server, pages.server.reqPerSec / pages.bare.reqPerSec))
+      console.log(line({ ...pages.bare, label: 'bare (page run)' }))
       console.log(`  ratio (embedded)   ${ratio.toFixed(2)} (target >= ${TARGET_RATIO}: ${ratio >= TARGET_RATIO ? 'met' : 'NOT met'})`)
       console.log(`  start-up to ready  ${embedded.startupMs.toFixed(0)} ms (embedded PGlite, 31,102 verses loaded; target < 2000 ms)`)
       console.log(

@@ -24,10 +24,12 @@ import { registerMetricsRoutes } from './metrics/metrics.routes.js'
 import { registerNarrativeRoutes } from './narratives/narratives.routes.js'
 import { registerPassageRoutes } from './passages/passages.routes.js'
 import { createMetering } from './quotas/metering.js'
+import { limitAddresses, limitKeys } from './quotas/rate-limit.hooks.js'
 import { registerSearchRoutes } from './search/search.routes.js'
 import type { Services } from './services.js'
 import { registerUsageRoutes } from './usage/usage.routes.js'
 import { registerVerseRoutes } from './verses/verses.routes.js'
+import { registerWebRoutes } from './web/web.routes.js'
 import type { VerseStore } from './verses/verse.store.js'
 
 /** Everything the app needs, created once by the caller and passed in. */
@@ -46,6 +48,12 @@ export interface AppDeps {
    * METRICS_PORT is set (server.ts makes them then), ignored otherwise.
    */
   readonly metrics?: Metrics
+}
+
+/** Config.trustProxy as Fastify takes it: a hop count becomes "trust the nearest N proxies". */
+function trustProxyOption(trust: Config['trustProxy']): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trust === 'number') return (_address, hop) => hop < trust
+  return typeof trust === 'boolean' ? trust : [...trust]
 }
 
 /**
@@ -79,26 +87,37 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // The caller's X-Request-Id when it is sane (it ends up in logs and headers), else our own.
     requestIdHeader: false,
     genReqId: (request) => requestIdOf(request.headers['x-request-id']),
+    // The client address of the per-address rate limit: behind a load balancer, X-Forwarded-For from the proxies TRUST_PROXY names.
+    trustProxy: trustProxyOption(config.trustProxy),
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: true } },
   })
 
   app.server.maxConnections = config.http.maxConnections
+  // The per-second limits go on first, so that every route registered below gets them:
+  // per key where the API key is checked, per client address everywhere else.
+  const now = (): number => clock.now().getTime()
+  const authenticate = limitKeys(registerApiKeyAuth(app, services.keyVerifier).authenticate, services.rateLimiter, config.rateLimits, now)
+  limitAddresses(app, services.rateLimiter, config.rateLimits.perAddress, authenticate, now)
   // A callback hook, not an async one: it runs on every request and needs no promise.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id)
     done()
   })
   if (metrics !== undefined) installRequestMetrics(app, metrics)
-  // Without METRICS_TOKEN, /metrics is no path of this port: 404 for every method, not 405.
-  const served = Object.values(routes).filter((route) => route !== routes.getMetrics || metricsToken !== undefined)
-  installErrorHandling(app, config.publicBaseUrl, served)
+  // Errors on the public pages, and 404s for browsers, are pages in the site's layout.
+  const htmlErrors = { problem: services.web.problem.bind(services.web), notFound: services.web.notFound.bind(services.web) }
+  // The 405 check looks at the API's own paths only: the pages' catch-all paths (`/:book`...)
+  // would make every path look routable, and without METRICS_TOKEN /metrics is no path of
+  // this port (404 for every method, not 405).
+  const apiRoutes = Object.values(routes).filter((route) => !route.url.startsWith('/:') && (route !== routes.getMetrics || metricsToken !== undefined))
+  installErrorHandling(app, config.publicBaseUrl, apiRoutes, htmlErrors)
   // Request bodies are JSON only; anything else is 415 rather than a string that fails validation.
   app.removeContentTypeParser('text/plain')
   installCors(app)
   await registerIdentity(app, services.identity, config.auth)
 
   // One building block for every counted endpoint: the API key, the quota, the headers.
-  const metering = createMetering(registerApiKeyAuth(app, services.keyVerifier), services.quotas)
+  const metering = createMetering({ authenticate }, services.quotas)
   registerVerseRoutes(app, { verses: services.verses, metering })
   registerNarrativeRoutes(app, { narratives: services.narratives, metering })
   registerPassageRoutes(app, { passages: services.passages, metering })
@@ -126,7 +145,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     database: deps.database,
     counter: services.counter,
     publicBaseUrl: config.publicBaseUrl,
+    problemPage: htmlErrors.problem,
   })
+  await registerWebRoutes(app, { web: services.web, sitemaps: services.sitemaps })
   registerDiscoveryRoutes(app, {
     settings: {
       publicBaseUrl: config.publicBaseUrl,

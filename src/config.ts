@@ -2,6 +2,7 @@
  * Configuration: read from the environment once at start-up, validated, then frozen.
  * A bad value fails start-up with a message naming the variable.
  */
+import { isIP } from 'node:net'
 
 /** How long a PostgreSQL connection and a statement may take before they fail (and the request gets a 503). */
 export interface DatabaseTimeouts {
@@ -57,6 +58,12 @@ export const DEFAULT_HTTP_LIMITS: HttpLimits = Object.freeze({
   maxConnections: 10_000,
 })
 
+/** Defaults of the RATE_LIMIT_* variables. */
+export const DEFAULT_RATE_LIMITS: RateLimitConfig = Object.freeze({
+  perKey: Object.freeze({ free: 10, developer: 100, scale: 1_000 }),
+  perAddress: 100,
+})
+
 /** The validated, immutable configuration that every part of the app receives. */
 export interface Config {
   readonly port: number
@@ -81,6 +88,13 @@ export interface Config {
   readonly redisUrl: string | undefined
   readonly auth: AuthConfig
   readonly quotas: QuotaConfig
+  /** Per-second request limits (RATE_LIMIT_*). */
+  readonly rateLimits: RateLimitConfig
+  /**
+   * TRUST_PROXY: whose X-Forwarded-For to believe for the client address (the per-address
+   * rate limit): false (the socket's peer), true (any), a hop count, or addresses and CIDRs.
+   */
+  readonly trustProxy: boolean | number | readonly string[]
   /** Where /metrics is served, if anywhere (METRICS_TOKEN, METRICS_PORT, METRICS_HOST). */
   readonly metrics: MetricsConfig
 }
@@ -101,6 +115,15 @@ export interface MetricsConfig {
 /** Whether metrics are served anywhere, and so worth recording. */
 export function metricsEnabled(metrics: MetricsConfig): boolean {
   return metrics.token !== undefined || metrics.port !== undefined
+}
+
+/**
+ * Requests allowed per one-second window; 0 turns a limit off. Keys are limited by their
+ * tier on the routes that take one; every other route is limited per client address.
+ */
+export interface RateLimitConfig {
+  readonly perKey: Readonly<Record<Tier, number>>
+  readonly perAddress: number
 }
 
 /** How identity-provider tokens are verified; neither source set means sign-in is off. */
@@ -178,6 +201,33 @@ function positiveInt(env: Env, name: string, fallback: number): number {
     throw new ConfigError(name, `must be a whole number from 1 to 2000000000 (got ${JSON.stringify(raw)})`)
   }
   return Number(raw)
+}
+
+function nonNegativeInt(env: Env, name: string, fallback: number): number {
+  const raw = env[name]
+  if (raw === undefined || raw === '') return fallback
+  if (!/^\d{1,10}$/.test(raw) || Number(raw) > 2_000_000_000) {
+    throw new ConfigError(name, `must be a whole number from 0 to 2000000000 (got ${JSON.stringify(raw)})`)
+  }
+  return Number(raw)
+}
+
+/** TRUST_PROXY as Fastify's `trustProxy` takes it; see Config.trustProxy. */
+function trustProxy(env: Env): boolean | number | readonly string[] {
+  const raw = (env.TRUST_PROXY ?? '').trim()
+  if (raw === '' || raw === 'false') return false
+  if (raw === 'true') return true
+  if (/^\d{1,3}$/.test(raw)) return Number(raw)
+  const entries = raw.split(',').map((entry) => entry.trim())
+  for (const entry of entries) {
+    const [address, bits, extra] = entry.split('/')
+    const version = isIP(address ?? '')
+    const prefixOk = bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (version === 6 ? 128 : 32))
+    if (version === 0 || !prefixOk || extra !== undefined) {
+      throw new ConfigError('TRUST_PROXY', `must be true, false, a hop count or comma-separated IP addresses or CIDR ranges (got ${JSON.stringify(entry)})`)
+    }
+  }
+  return Object.freeze(entries)
 }
 
 function url(env: Env, name: string, fallback: string | undefined, protocols: readonly string[]): string | undefined {
@@ -333,5 +383,14 @@ export function loadConfig(env: Env = process.env): Config {
       maxKeysPerAccount: positiveInt(env, 'MAX_KEYS_PER_ACCOUNT', 25),
     }),
     metrics: metricsConfig(env, mainPort),
+    rateLimits: Object.freeze({
+      perKey: Object.freeze({
+        free: nonNegativeInt(env, 'RATE_LIMIT_FREE', DEFAULT_RATE_LIMITS.perKey.free),
+        developer: nonNegativeInt(env, 'RATE_LIMIT_DEVELOPER', DEFAULT_RATE_LIMITS.perKey.developer),
+        scale: nonNegativeInt(env, 'RATE_LIMIT_SCALE', DEFAULT_RATE_LIMITS.perKey.scale),
+      }),
+      perAddress: nonNegativeInt(env, 'RATE_LIMIT_ADDRESS', DEFAULT_RATE_LIMITS.perAddress),
+    }),
+    trustProxy: trustProxy(env),
   })
 }

@@ -65,6 +65,12 @@ export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, CatalogueEntry>> = Obje
     title: 'Quota exceeded',
     description: 'The key has used its monthly allowance; it resets at the start of the next month (UTC). See Retry-After.',
   },
+  rate_limited: {
+    status: 429,
+    title: 'Rate limited',
+    description:
+      'More requests in one second than allowed: per key on the routes that take an API key (by tier), per client address on the others. Wait for Retry-After (1 second) and spread requests out.',
+  },
   internal_error: { status: 500, title: 'Internal error', description: 'An unexpected error; it has been logged. Retrying may help.' },
   not_ready: { status: 503, title: 'Not ready', description: 'The service is starting or shutting down.' },
   sign_in_not_configured: {
@@ -239,8 +245,32 @@ export interface KnownRoute {
   readonly url: string
 }
 
-/** Installs the one error handler and the not-found handler (404, or 405 with `Allow`). */
-export function installErrorHandling(app: FastifyInstance, baseUrl: string, routes: readonly KnownRoute[]): void {
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A public page: its errors are answered as HTML pages (HtmlErrorPages). */
+    page?: boolean
+  }
+}
+
+/** How errors look to a reader: the public pages' HTML for a problem and for a path that names nothing. */
+export interface HtmlErrorPages {
+  /** A problem as a page, for errors on page routes. */
+  problem(problem: Pick<Problem, 'title' | 'status' | 'code' | 'detail'>, path: string): string
+  /** The 404 page. */
+  notFound(path: string): string
+}
+
+/** Whether the client asks for HTML (a browser or a crawler), not JSON. */
+function wantsHtml(request: FastifyRequest): boolean {
+  const accept = request.headers.accept
+  return typeof accept === 'string' && accept.includes('text/html')
+}
+
+/**
+ * Installs the one error handler and the not-found handler (404, or 405 with `Allow`). With
+ * `pages`, errors on page routes are HTML pages, and so is a 404 for a client that asks for HTML.
+ */
+export function installErrorHandling(app: FastifyInstance, baseUrl: string, routes: readonly KnownRoute[], pages?: HtmlErrorPages): void {
   const patterns = routes.map((route) => ({
     method: route.method,
     pattern: new RegExp(`^${route.url.replace(/[.+*?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z_]+/g, '[^/]+')}$`),
@@ -248,9 +278,18 @@ export function installErrorHandling(app: FastifyInstance, baseUrl: string, rout
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const appError = toAppError(error)
     if (appError?.status === 503) request.log.warn({ err: error }, appError.detail)
-    if (appError !== undefined) return sendProblem(reply, request, baseUrl, appError)
-    request.log.error({ err: error }, 'unhandled error')
-    return sendProblem(reply, request, baseUrl, new AppError('internal_error', 'An unexpected error occurred. It has been logged.'))
+    if (appError === undefined) request.log.error({ err: error }, 'unhandled error')
+    const answer = appError ?? new AppError('internal_error', 'An unexpected error occurred. It has been logged.')
+    if (pages !== undefined && request.routeOptions.config.page === true) {
+      for (const [name, value] of Object.entries(answer.options.headers ?? {})) reply.header(name, value)
+      const entry = ERROR_CATALOGUE[answer.code]
+      const path = request.url.split('?')[0] ?? '/'
+      return reply
+        .code(answer.status)
+        .type('text/html; charset=utf-8')
+        .send(pages.problem({ title: entry.title, status: answer.status, code: answer.code, detail: answer.detail }, path))
+    }
+    return sendProblem(reply, request, baseUrl, answer)
   })
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? ''
@@ -263,6 +302,7 @@ export function installErrorHandling(app: FastifyInstance, baseUrl: string, rout
         new AppError('method_not_allowed', `${request.method} is not allowed on this path.`, { headers: { allow: allowed.join(', ') } }),
       )
     }
+    if (pages !== undefined && wantsHtml(request)) return reply.code(404).type('text/html; charset=utf-8').send(pages.notFound(path))
     return sendProblem(reply, request, baseUrl, new AppError('not_found', `No resource exists at ${path.slice(0, 200)}.`))
   })
 }

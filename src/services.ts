@@ -14,6 +14,7 @@ import { KeysService } from './keys/keys.service.js'
 import type { QuotaCounter } from './quotas/counter.js'
 import { MemoryQuotaCounter } from './quotas/memory-counter.js'
 import { QuotaService } from './quotas/quota.service.js'
+import { RateLimiter } from './quotas/rate-limiter.js'
 import type { Stores } from './startup.js'
 import { UsageJournal } from './usage/usage.journal.js'
 import { UsageRepository } from './usage/usage.repository.js'
@@ -23,6 +24,8 @@ import { NarrativesService } from './narratives/narratives.service.js'
 import { PassagesService } from './passages/passages.service.js'
 import { ReferenceParser } from './passages/reference-parser.js'
 import { SearchService } from './search/search.service.js'
+import { Sitemaps } from './web/sitemaps.js'
+import { WebService } from './web/web.service.js'
 
 /** How often journalled usage is added to the ledger. */
 const FLUSH_INTERVAL_MS = 1_000
@@ -39,8 +42,13 @@ export interface Services {
   readonly keys: KeysService
   readonly usage: UsageService
   readonly quotas: QuotaService
+  /** The per-second limits, counted where the quotas are. */
+  readonly rateLimiter: RateLimiter
   readonly identity: IdentityVerifier
   readonly counter: QuotaCounter
+  /** The public pages. */
+  readonly web: WebService
+  readonly sitemaps: Sitemaps
   /** Starts background work (usage flushing, key-change polling); resolves once this instance has announced itself. */
   start(): Promise<void>
   /** Stops background work, flushes usage and releases the counter backend. */
@@ -94,15 +102,27 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
     sections: deps.stores.sections,
     config,
   })
+  const narratives = new NarrativesService(deps.stores.narratives, verses, deps.stores.narrativeContent)
+  const search = new SearchService({ verses: deps.stores.verses, content: deps.stores.content, resources: verses, logger })
   return {
     verses,
-    narratives: new NarrativesService(deps.stores.narratives, verses, deps.stores.narrativeContent),
+    narratives,
     passages: new PassagesService({ store: deps.stores.verses, verses, parser: new ReferenceParser(), publicBaseUrl: config.publicBaseUrl }),
-    search: new SearchService({ verses: deps.stores.verses, content: deps.stores.content, resources: verses, logger }),
+    search,
+    web: new WebService({
+      verses,
+      store: deps.stores.verses,
+      narratives,
+      search,
+      site: { baseUrl: config.publicBaseUrl, name: config.attributionSource, license: config.attributionLicense },
+      quotas: config.quotas.monthly,
+    }),
+    sitemaps: new Sitemaps({ baseUrl: config.publicBaseUrl, store: deps.stores.verses, narratives, lastModified: clock.now() }),
     keyVerifier,
     keys,
     usage,
     quotas,
+    rateLimiter: new RateLimiter(counter, () => clock.now().getTime()),
     identity: new IdentityVerifier(config.auth, { now: () => clock.now().getTime() }),
     counter,
     async start() {

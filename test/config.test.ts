@@ -21,6 +21,8 @@ t.test('defaults', async (t) => {
     auth: { jwksUrl: undefined, jwtSecret: undefined, issuer: undefined, audience: 'authenticated' },
     quotas: { monthly: { free: 500, developer: 50000, scale: 3000000 }, maxKeysPerAccount: 25 },
     metrics: { token: undefined, port: undefined, host: '127.0.0.1' },
+    rateLimits: { perKey: { free: 10, developer: 100, scale: 1000 }, perAddress: 100 },
+    trustProxy: false,
   })
   t.ok(Object.isFrozen(config))
   t.notOk(metricsEnabled(config.metrics), 'metrics are off by default')

@@ -1,6 +1,7 @@
 /**
  * Discovery files at well-known paths: llms.txt, llms-full.txt, the API catalog, the MCP
- * server card, the AI plugin manifest, robots.txt, the sitemap, the terms and the logo. Each
+ * server card, the AI plugin manifest, robots.txt, the terms and the logo (the sitemaps are the
+ * pages' own: src/web/sitemaps.ts). Each
  * is built once, at registration, from the contract, the tool definitions and configuration,
  * then served with an ETag and a public cache lifetime.
  */
@@ -20,7 +21,6 @@ import { buildLogoSvg } from './logo.js'
 import type { OpenApiDocument } from './openapi-view.js'
 import { buildRobotsTxt } from './robots.js'
 import { buildServerCard } from './server-card.js'
-import { buildSitemap, publicPages } from './sitemap.js'
 import { buildTermsHtml } from './terms.js'
 
 /** What the discovery routes are built from besides the contract. */
@@ -85,7 +85,6 @@ export function registerDiscoveryRoutes(app: FastifyInstance, deps: DiscoveryDep
   serve(app, routes.getMcpServerCard, serverCard)
   serve(app, routes.getAiPluginManifest, staticFile(JSON.stringify(buildAiPluginManifest(context)), json))
   serve(app, routes.getRobotsTxt, staticFile(buildRobotsTxt(context), text))
-  serve(app, routes.getSitemap, staticFile(buildSitemap(publicPages(context)), 'application/xml; charset=utf-8'))
   serve(app, routes.getTerms, staticFile(buildTermsHtml(context), 'text/html; charset=utf-8'))
   serve(app, routes.getLogo, staticFile(buildLogoSvg(context.serviceName), 'image/svg+xml'))
 }

@@ -16,6 +16,8 @@ export interface MetaDeps {
   /** The quota counter backend (in-process or Redis). */
   readonly counter: { ping(): Promise<void> }
   readonly publicBaseUrl: string
+  /** A problem type's page, in the public pages' layout. */
+  readonly problemPage: (problem: { title: string; status: number; code: string; detail: string }, path: string) => string
 }
 
 /** Registers /healthz, /readyz, /api/v1/openapi.{json,yaml} and /docs. */
@@ -35,12 +37,8 @@ export async function registerMetaRoutes(app: FastifyInstance, deps: MetaDeps): 
       const code = codeOfProblemType(request.params.type)
       if (code === undefined) throw new AppError('not_found', 'No such problem type.')
       const entry = ERROR_CATALOGUE[code]
-      const escape = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
-      return reply
-        .type('text/html; charset=utf-8')
-        .send(
-          `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escape(entry.title)}</title></head><body><h1>${escape(entry.title)}</h1><p>HTTP status ${entry.status}; code <code>${code}</code>.</p><p>${escape(entry.description)}</p><p><a href="/docs">API documentation</a></p></body></html>`,
-        )
+      const path = request.url.split('?')[0] ?? '/'
+      return reply.type('text/html; charset=utf-8').send(deps.problemPage({ title: entry.title, status: entry.status, code, detail: entry.description }, path))
     },
   })
   app.route({

@@ -78,6 +78,13 @@ export interface QuotaCounter {
    * after consuming. An uninitialised counter stays uninitialised.
    */
   refund(keyId: string, period: string): Promise<void>
+  /**
+   * Adds one hit for `id` in the one-second window `window` (the epoch second) and returns the
+   * window's count, this hit included: the per-second rate limit. Synchronous in-process, a
+   * promise with Redis (shared by every instance).
+   * @throws CounterUnavailableError when the backend cannot answer now.
+   */
+  hit(id: string, window: number): number | Promise<number>
   /** Resolves when the backend answers; rejects otherwise (for /readyz). */
   ping(): Promise<void>
   /** Releases the backend; later calls reject. */

@@ -5,6 +5,7 @@
  * atomic: N concurrent consumes with R units left count exactly R.
  */
 import { assertCounterArgs, type ConsumeResult, type CounterStats, type QuotaCounter } from './counter.js'
+import { MemoryRateWindow } from './rate-window.js'
 
 interface Entry {
   count: number
@@ -26,6 +27,7 @@ export class MemoryQuotaCounter implements QuotaCounter {
   /** One instance's counts: nobody else counts in them. */
   readonly shared = false
   readonly #entries = new Map<string, Entry>()
+  readonly #windows = new MemoryRateWindow()
   readonly #now: () => number
   #nextSweepAt = 0
   #closed = false
@@ -75,6 +77,12 @@ export class MemoryQuotaCounter implements QuotaCounter {
     assertCounterArgs({ keyId, period })
     const entry = this.#live(keyId, period)
     if (entry !== undefined && entry.count > 0) entry.count -= 1
+  }
+
+  /** Counts a hit in the current one-second window. */
+  hit(id: string, window: number): number {
+    this.#assertOpen()
+    return this.#windows.hit(id, window)
   }
 
   /** Resolves unless the counter is closed. */

@@ -69,6 +69,16 @@ if tonumber(current) > 0 then return redis.call('DECR', KEYS[1]) end
 return 0
 `
 
+/**
+ * KEYS[1] window counter, ARGV[1] time to live (ms) → the count after this hit. The first hit
+ * of a window sets its expiry, so windows clean themselves up.
+ */
+const HIT_LUA = `
+local count = redis.call('INCR', KEYS[1])
+if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+return count
+`
+
 interface Script {
   readonly lua: string
   readonly sha: string
@@ -82,6 +92,12 @@ const CONSUME = script(CONSUME_LUA)
 const RECONCILE = script(RECONCILE_LUA)
 const INITIALISE = script(INITIALISE_LUA)
 const REFUND = script(REFUND_LUA)
+const HIT = script(HIT_LUA)
+/**
+ * A window's counter outlives its second, so that instances whose clocks differ a little
+ * still share it and a window's last hits never find its counter already gone.
+ */
+const WINDOW_TTL_MS = 10_000
 
 /** Options for {@link RedisQuotaCounter}. */
 export interface RedisQuotaCounterOptions {
@@ -187,6 +203,13 @@ export class RedisQuotaCounter implements QuotaCounter {
     assertCounterArgs({ keyId, period })
     const reply = await this.#run(REFUND, [this.key(keyId, period)], [])
     if (typeof reply !== 'number') throw unexpected('refund', reply)
+  }
+
+  /** Counts a hit in one-second window `window` under `${prefix}rate:${id}:${window}`, shared by every instance. */
+  async hit(id: string, window: number): Promise<number> {
+    const reply = await this.#run(HIT, [`${this.#prefix}rate:${id}:${window}`], [WINDOW_TTL_MS])
+    if (typeof reply !== 'number') throw unexpected('hit', reply)
+    return reply
   }
 
   /** Resolves when Redis answers PING; rejects at once while it is not connected. */

@@ -196,13 +196,15 @@ t.test('discovery files', async (t) => {
     t.ok(lines.includes(`# LLM-readable summary: ${BASE}/llms.txt`))
   })
 
-  t.test('the sitemap lists the public pages', async (t) => {
+  t.test("the sitemap is an index of the pages' sitemaps (test/web/pages.test.ts checks what they cover)", async (t) => {
     const body = (await get('/sitemap.xml')).body
-    t.match(body, /^<\?xml version="1.0" encoding="UTF-8"\?>\n<urlset xmlns="http:\/\/www.sitemaps.org\/schemas\/sitemap\/0.9">/)
+    t.match(body, /^<\?xml version="1.0" encoding="UTF-8"\?>\n<sitemapindex xmlns="http:\/\/www.sitemaps.org\/schemas\/sitemap\/0.9">/)
     t.same(
       [...body.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]),
-      [`${BASE}/docs`, `${BASE}/terms`, `${BASE}/llms.txt`, `${BASE}/llms-full.txt`],
+      ['pages', 'books', 'chapters', 'verses-1', 'narratives'].map((name) => `${BASE}/sitemaps/${name}.xml`),
     )
+    const pages = (await get('/sitemaps/pages.xml')).body
+    for (const path of ['/docs', '/terms', '/llms.txt', '/llms-full.txt']) t.match(pages, `<loc>${BASE}${path}</loc>`)
   })
 
   t.test('the terms page is written from configuration', async (t) => {

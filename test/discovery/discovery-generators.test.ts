@@ -9,7 +9,7 @@ import { buildLlmsTxt } from '../../src/discovery/llms-txt.js'
 import { firstSentence, listOperations, rebase, type OpenApiDocument } from '../../src/discovery/openapi-view.js'
 import { buildRobotsTxt } from '../../src/discovery/robots.js'
 import { buildServerCard } from '../../src/discovery/server-card.js'
-import { buildSitemap } from '../../src/discovery/sitemap.js'
+import { buildSitemap, buildSitemapIndex } from '../../src/discovery/sitemap.js'
 import { buildTermsHtml } from '../../src/discovery/terms.js'
 import { projectPath } from '../../src/infra/paths.js'
 
@@ -103,11 +103,15 @@ t.test('the human description of the manifest fits in 120 characters', async (t)
   t.ok(manifest.description_for_model.length <= 8000)
 })
 
-t.test('the sitemap takes any list of pages', async (t) => {
-  const xml = buildSitemap(['https://example.org/a?b=1&c=2', 'https://example.org/john/3/16'])
-  t.match(xml, '<url><loc>https://example.org/a?b=1&amp;c=2</loc></url>\n  <url><loc>https://example.org/john/3/16</loc></url>')
+t.test('the sitemap takes any list of pages, and the index any list of sitemaps', async (t) => {
+  const xml = buildSitemap([{ loc: 'https://example.org/a?b=1&c=2', lastmod: '2026-11-24' }, { loc: 'https://example.org/john/3/16' }])
+  t.match(xml, '<url><loc>https://example.org/a?b=1&amp;c=2</loc><lastmod>2026-11-24</lastmod></url>')
+  t.match(xml, '<url><loc>https://example.org/john/3/16</loc></url>')
   t.match(buildSitemap([]), '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n</urlset>')
-  t.throws(() => buildSitemap(Array.from({ length: 50_001 }, (_, i) => `https://example.org/${i}`)), /at most 50000/)
+  t.throws(() => buildSitemap(Array.from({ length: 50_001 }, (_, i) => ({ loc: `https://example.org/${i}` }))), /at most 50000/)
+  const index = buildSitemapIndex([{ loc: 'https://example.org/sitemaps/verses-1.xml', lastmod: '2026-11-24' }])
+  t.match(index, '<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">')
+  t.match(index, '<sitemap><loc>https://example.org/sitemaps/verses-1.xml</loc><lastmod>2026-11-24</lastmod></sitemap>')
 })
 
 t.test('helpers', async (t) => {

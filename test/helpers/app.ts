@@ -12,6 +12,7 @@ import { CounterUnavailableError } from '../../src/quotas/counter.js'
 import { createServices, type Services } from '../../src/services.js'
 import { loadStores, type Stores } from '../../src/startup.js'
 import { openTestDatabase } from './database.js'
+import { RATE_LIMITS_OFF } from './server.js'
 
 /** The parts of tap's Test this helper needs. */
 export interface Teardown {
@@ -46,7 +47,7 @@ const silent = { error: () => undefined, info: () => undefined, warn: () => unde
 /**
  * A fresh app on a fresh copy of the seeded database, with metrics when the environment asks
  * for them (METRICS_TOKEN, METRICS_PORT), as server.ts makes them.
- * @param env environment overrides, parsed by the real config loader.
+ * @param env environment overrides, parsed by the real config loader (the per-second limits are off unless set here: RATE_LIMITS_OFF).
  * @param waitForCounter false to build the app while the quota counter backend does not answer.
  */
 export async function buildTestApp(
@@ -60,7 +61,7 @@ export async function buildTestApp(
     waitForCounter?: boolean
   } = {},
 ): Promise<TestApp> {
-  const config = loadConfig({ LOG_LEVEL: 'silent', ...options.env })
+  const config = loadConfig({ LOG_LEVEL: 'silent', ...RATE_LIMITS_OFF, ...options.env })
   const database = options.database ?? (await openTestDatabase(options.kind ?? 'pglite', { seeded: true }))
   const journalDir = mkdtempSync(join(tmpdir(), 'pv-journal-'))
   const clock = options.clock ?? { now: () => new Date() }

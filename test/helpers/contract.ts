@@ -65,11 +65,19 @@ function findOperation(method: string, url: string): { template: string; operati
   return undefined
 }
 
-/** Responses for paths or methods the contract lacks: the generic 400, 404, 405, 408 and 431 of info.description. */
+/**
+ * Responses for paths or methods the contract lacks: the generic 400, 404, 405, 408 and 431 of
+ * info.description (the 404 also as the HTML page, for clients that ask for HTML).
+ */
 const GENERIC: JsonObject = Object.fromEntries(
   ['400', '404', '405', '408', '431'].map((status) => [
     status,
-    { content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } },
+    {
+      content: {
+        'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } },
+        ...(status === '404' ? { 'text/html': { schema: { type: 'string' } } } : {}),
+      },
+    },
   ]),
 )
 

@@ -29,6 +29,17 @@ export function seededDataDir(): string {
 }
 
 /**
+ * The per-second rate limits turned off: suites that send hundreds of requests at once test
+ * quotas, concurrency and faults, not bursts. test/quotas/rate-limit.test.ts tests the limits.
+ */
+export const RATE_LIMITS_OFF: Readonly<Record<string, string>> = Object.freeze({
+  RATE_LIMIT_FREE: '0',
+  RATE_LIMIT_DEVELOPER: '0',
+  RATE_LIMIT_SCALE: '0',
+  RATE_LIMIT_ADDRESS: '0',
+})
+
+/**
  * Spawns the server on a free port and waits for its "ready" log line.
  * @param env extra environment; DATA_DIR defaults to a fresh seeded copy. PORT defaults to
  *   0: the system picks a free port, which the server reports in its "ready" line.
@@ -52,7 +63,8 @@ export function spawnServer(env: Record<string, string> = {}): StartingServer {
   const child = spawn(process.execPath, ['--import', 'tsx', projectPath('src', 'server.ts')], {
     cwd: projectPath(),
     // Embedded database and in-process counters unless the test asks for servers explicitly.
-    env: { ...process.env, DATABASE_URL: '', REDIS_URL: '', LOG_LEVEL: 'info', HOST: '127.0.0.1', ...env, PORT: port, DATA_DIR: dataDir },
+    // Per-second limits off unless the test sets them (see RATE_LIMITS_OFF).
+    env: { ...process.env, DATABASE_URL: '', REDIS_URL: '', LOG_LEVEL: 'info', HOST: '127.0.0.1', ...RATE_LIMITS_OFF, ...env, PORT: port, DATA_DIR: dataDir },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   const logs: Array<Record<string, unknown>> = []

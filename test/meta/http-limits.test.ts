@@ -47,7 +47,7 @@ function isProblem(t: Test, answer: RawAnswer, code: keyof typeof ERROR_CATALOGU
   t.equal(problem.status, answer.status)
   t.equal(problem.title, ERROR_CATALOGUE[code].title)
   t.same(
-    contractViolations({ method: 'GET', url: '/unknown', status: answer.status, headers: answer.headers, body: answer.body }),
+    contractViolations({ method: 'GET', url: '/a/path/the/contract/lacks', status: answer.status, headers: answer.headers, body: answer.body }),
     [],
     'the generic problem of the contract',
   )

@@ -43,7 +43,7 @@ t.test('X-Request-Id on responses, in problem bodies and in the logs', async (t)
   const problem = await app.inject({ url: '/api/v1/verse/john-3-16', headers: { 'x-request-id': 'trace-401' } })
   t.equal(problem.statusCode, 401)
   t.equal(problem.json<Problem>().request_id, 'trace-401', 'the problem body names the request')
-  const notFound = await app.inject({ url: '/nothing-here' })
+  const notFound = await app.inject({ url: '/api/v1/nothing-here' })
   t.equal(notFound.json<Problem>().request_id, notFound.headers['x-request-id'])
 
   const served = await app.inject({ url: '/api/v1/verse/john-3-16', headers: { 'x-api-key': key, 'x-request-id': 'trace-200' } })

@@ -180,11 +180,26 @@ export function counterContract(t: Test, name: string, make: () => Promise<Count
     t.equal(c.stats().up, false)
   })
 
+  check('hit counts per id and window, exactly under concurrency, and a new window starts again at 1', async (t, c) => {
+    t.equal(await c.hit('key:a', 1000), 1)
+    t.equal(await c.hit('key:a', 1000), 2)
+    t.equal(await c.hit('ip:127.0.0.1', 1000), 1, 'another id has its own count')
+    const counts = await Promise.all(Array.from({ length: 40 }, () => c.hit('key:b', 1000)))
+    t.same(
+      [...counts].sort((a, b) => a - b),
+      Array.from({ length: 40 }, (_, i) => i + 1),
+      'forty concurrent hits get forty distinct counts',
+    )
+    t.equal(await c.hit('key:a', 1001), 1, 'the next window starts at 1')
+    t.equal(await c.hit('key:b', 1001), 1)
+  })
+
   check('ping resolves while open and rejects once closed; so do the other calls', async (t, c) => {
     await t.resolves(c.ping())
     await c.close()
     await t.rejects(c.ping())
     await t.rejects(c.consume('k1', '2025-01', 1))
     await t.rejects(c.peek('k1', '2025-01'))
+    await t.rejects(async () => c.hit('key:a', 1000))
   })
 }
