@@ -117,9 +117,11 @@ export async function registerWebRoutes(app: FastifyInstance, deps: WebRouteDeps
     ...routes.getStylesheet,
     handler: (request, reply) => sendRepresentation(request, reply, stylesheet, 'text/css; charset=utf-8', ASSET_CACHE_CONTROL),
   })
+  // Sitemaps are discovery files: any origin may read them, as the others (src/discovery).
   app.route({
     ...routes.getSitemap,
-    handler: (request, reply) => sendRepresentation(request, reply, sitemaps.index(), 'application/xml; charset=utf-8', ASSET_CACHE_CONTROL),
+    handler: (request, reply) =>
+      sendRepresentation(request, reply.header('access-control-allow-origin', '*'), sitemaps.index(), 'application/xml; charset=utf-8', ASSET_CACHE_CONTROL),
   })
   app.route<{ Params: { name: string } }>({
     ...routes.getSitemapPart,
@@ -130,7 +132,7 @@ export async function registerWebRoutes(app: FastifyInstance, deps: WebRouteDeps
           .code(404)
           .type(HTML)
           .send(web.notFound(request.url.split('?')[0] ?? '/'))
-      return sendRepresentation(request, reply, part, 'application/xml; charset=utf-8', ASSET_CACHE_CONTROL)
+      return sendRepresentation(request, reply.header('access-control-allow-origin', '*'), part, 'application/xml; charset=utf-8', ASSET_CACHE_CONTROL)
     },
   })
 }
