@@ -169,6 +169,7 @@ const NON_VERB_ETH: ReadonlySet<string> = new Set([
  */
 const MODERN_EST: ReadonlySet<string> = new Set([
   'abreast',
+  'armrest',
   'arrest',
   'attest',
   'beast',
@@ -298,6 +299,12 @@ const SUPERLATIVES: ReadonlySet<string> = new Set([
   'humblest',
   'meekest',
   'proudest',
+  'farthest',
+  'furthest',
+  'loneliest',
+  'steadiest',
+  'starkest',
+  'soonest',
   'simplest',
   'slightest',
   'quickest',

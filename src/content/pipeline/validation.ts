@@ -488,6 +488,7 @@ export const NAME_EQUIVALENTS: Readonly<Record<string, readonly string[]>> = {
   Cenchrea: ['Cenchreae'],
   Moabitess: ['Moabite'],
   Moabitish: ['Moabite'],
+  Israelitish: ['Israelite'],
   Canaanitish: ['Canaanite'],
   Korhites: ['Korahites'],
   Naashon: ['Nahshon'],
