@@ -51,6 +51,12 @@ t.test('PostgreSQL faults under a running server', { skip: unavailable ?? false 
   const env = { DATABASE_URL: url, DATA_DIR: dataDir, DATABASE_CONNECT_TIMEOUT_MS: '2000', DATABASE_STATEMENT_TIMEOUT_MS: '20000' }
   let server: StartingServer | undefined
   t.teardown(() => server?.stop('SIGKILL'))
+  // If the server dies, say how: its exit code, the end of stderr and its last log lines.
+  t.afterEach(() => {
+    if (server?.child.exitCode !== null && server?.child.exitCode !== undefined) {
+      t.comment(`server exited with ${server.child.exitCode}; stderr: ${server.stderr().slice(-4000)}; last logs: ${JSON.stringify(server.logs.slice(-5))}`)
+    }
+  })
 
   await t.test('starting while PostgreSQL is down: the server waits, then serves', async (t) => {
     await instance.stop('fast')

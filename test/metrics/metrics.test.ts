@@ -96,7 +96,8 @@ t.test('after real requests every family shows what happened', async (t) => {
   t.same(statuses, [200, 200, 429], 'two counted queries, then the free quota of 2 is used up')
   const unknown = await call(t, app, { url: VERSE, headers: { 'x-api-key': generateKey() } })
   t.equal(unknown.statusCode, 403, 'a well-formed key nobody created')
-  t.equal((await call(t, app, { url: '/nothing/here/42' })).statusCode, 404)
+  // Four segments: no route, not even the public pages' /:book/:chapter/:verse.
+  t.equal((await call(t, app, { url: '/nothing/here/at/42' })).statusCode, 404)
   t.equal((await call(t, app, { url: '/api/v1/search?q=shepherd&limit=1', headers: { 'x-api-key': searchKey } })).statusCode, 200)
   clock.set(new Date('2027-05-10T12:01:30Z'))
 

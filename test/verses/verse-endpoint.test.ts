@@ -55,7 +55,7 @@ for (const { kind, skip } of availableKinds()) {
     })
 
     t.test('a verse without curated content has the modernized faithful text only', async (t) => {
-      const body = (await call(t, app, { url: '/api/v1/verse/leviticus-11-4?style=all', headers: { 'x-api-key': key } })).json<VerseResource>()
+      const body = (await call(t, app, { url: '/api/v1/verse/obadiah-1-4?style=all', headers: { 'x-api-key': key } })).json<VerseResource>()
       t.type(body.faithful?.simplified_text, 'string')
       t.notMatch(body.faithful?.simplified_text ?? '', /\b(ye|thee|thou|unto)\b/i, 'modern English')
       t.same(body.faithful?.provenance, { method: 'modernized', model: null, prompt_version: 'modernizer-2' })
