@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs'
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js'
 import type { FastifyInstance } from 'fastify'
 import { routes } from '../../generated/route-schemas.js'
-import { etagOf, ifNoneMatchMatches } from '../http/etag.js'
+import { etagOf, sendTagged } from '../http/etag.js'
 import { projectPath } from '../infra/paths.js'
 import { SERVER_VERSION } from '../meta/version.js'
 import { buildAiPluginManifest } from './ai-plugin.js'
@@ -52,9 +52,8 @@ function serve(app: FastifyInstance, route: { readonly method: string; readonly 
     method: 'GET',
     handler(request, reply) {
       // Public files: any origin may read them (credentials are never involved).
-      reply.header('etag', file.etag).header('cache-control', CACHE_CONTROL).header('access-control-allow-origin', '*').headers(file.headers)
-      if (ifNoneMatchMatches(request.headers['if-none-match'], file.etag)) return reply.code(304).send()
-      return reply.type(file.type).send(file.body)
+      reply.header('access-control-allow-origin', '*').headers(file.headers)
+      return sendTagged(request, reply, file, file.type, CACHE_CONTROL)
     },
   })
 }

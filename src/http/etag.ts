@@ -1,5 +1,6 @@
 /** Entity tags and conditional requests (RFC 9110 section 13). */
 import { createHash } from 'node:crypto'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 
 /** A strong entity tag for a representation: a quoted digest of its bytes. */
 export function etagOf(body: string | Buffer): string {
@@ -53,4 +54,15 @@ export class RepresentationCache {
   clear(): void {
     this.entries.clear()
   }
+}
+
+/**
+ * Sends a representation with its tag and cache lifetime, or an empty 304 when the client's
+ * `If-None-Match` already names it.
+ * @example sendTagged(request, reply, stylesheet, 'text/css; charset=utf-8', 'public, max-age=3600')
+ */
+export function sendTagged(request: FastifyRequest, reply: FastifyReply, representation: Representation, type: string, cacheControl: string): FastifyReply {
+  reply.header('etag', representation.etag).header('cache-control', cacheControl)
+  if (ifNoneMatchMatches(request.headers['if-none-match'], representation.etag)) return reply.code(304).send()
+  return reply.type(type).send(representation.body)
 }

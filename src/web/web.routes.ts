@@ -5,7 +5,7 @@
 import helmet from '@fastify/helmet'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { routes } from '../../generated/route-schemas.js'
-import { etagOf, ifNoneMatchMatches, type Representation } from '../http/etag.js'
+import { etagOf, sendTagged, type Representation } from '../http/etag.js'
 import { SITE_CSS } from './site.css.js'
 import type { Sitemaps } from './sitemaps.js'
 import type { PageOutcome, WebService } from './web.service.js'
@@ -47,16 +47,9 @@ const PAGE_SECURITY = {
   crossOriginEmbedderPolicy: false,
 } as const
 
-/** Sends a representation with its tag, or 304 when the client has it. */
-function sendRepresentation(request: FastifyRequest, reply: FastifyReply, representation: Representation, type: string, cacheControl: string): FastifyReply {
-  reply.header('etag', representation.etag).header('cache-control', cacheControl)
-  if (ifNoneMatchMatches(request.headers['if-none-match'], representation.etag)) return reply.code(304).send()
-  return reply.type(type).send(representation.body)
-}
-
 /** Answers a page outcome: the page, a 301 to the canonical path, or the 404. */
 function answer(request: FastifyRequest, reply: FastifyReply, outcome: PageOutcome, web: WebService): FastifyReply {
-  if (outcome.kind === 'page') return sendRepresentation(request, reply, outcome.page, HTML, PAGE_CACHE_CONTROL)
+  if (outcome.kind === 'page') return sendTagged(request, reply, outcome.page, HTML, PAGE_CACHE_CONTROL)
   if (outcome.kind === 'redirect') return reply.redirect(outcome.location, 301)
   const path = request.url.split('?')[0] ?? '/'
   // Under the API's paths, or for a client that asks for JSON rather than HTML, the API's own 404 or 405 problem.
@@ -115,13 +108,13 @@ export async function registerWebRoutes(app: FastifyInstance, deps: WebRouteDeps
   })
   app.route({
     ...routes.getStylesheet,
-    handler: (request, reply) => sendRepresentation(request, reply, stylesheet, 'text/css; charset=utf-8', ASSET_CACHE_CONTROL),
+    handler: (request, reply) => sendTagged(request, reply, stylesheet, 'text/css; charset=utf-8', ASSET_CACHE_CONTROL),
   })
   // Sitemaps are discovery files: any origin may read them, as the others (src/discovery).
   app.route({
     ...routes.getSitemap,
     handler: (request, reply) =>
-      sendRepresentation(request, reply.header('access-control-allow-origin', '*'), sitemaps.index(), 'application/xml; charset=utf-8', ASSET_CACHE_CONTROL),
+      sendTagged(request, reply.header('access-control-allow-origin', '*'), sitemaps.index(), 'application/xml; charset=utf-8', ASSET_CACHE_CONTROL),
   })
   app.route<{ Params: { name: string } }>({
     ...routes.getSitemapPart,
@@ -132,7 +125,7 @@ export async function registerWebRoutes(app: FastifyInstance, deps: WebRouteDeps
           .code(404)
           .type(HTML)
           .send(web.notFound(request.url.split('?')[0] ?? '/'))
-      return sendRepresentation(request, reply.header('access-control-allow-origin', '*'), part, 'application/xml; charset=utf-8', ASSET_CACHE_CONTROL)
+      return sendTagged(request, reply.header('access-control-allow-origin', '*'), part, 'application/xml; charset=utf-8', ASSET_CACHE_CONTROL)
     },
   })
 }
