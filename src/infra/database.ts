@@ -82,6 +82,13 @@ function createPool(location: Extract<DatabaseLocation, { kind: 'postgres' }>): 
   // An idle connection that dies emits 'error' on the pool; unhandled, it would end the
   // process. The pool drops that connection and opens a new one on the next query.
   pool.on('error', (error) => location.onConnectionError?.(error))
+  // A connection that dies while checked out between statements (inside a transaction, say)
+  // emits 'error' on the client itself, where the pool listens only while it is idle: without
+  // this listener the process would end. Its next statement fails, and the pool discards it
+  // when it is released because it is no longer queryable.
+  pool.on('connect', (client) => {
+    client.on('error', (error) => location.onConnectionError?.(error))
+  })
   return pool
 }
 
