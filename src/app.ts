@@ -22,6 +22,7 @@ import { installRequestMetrics } from './metrics/metrics.hook.js'
 import type { Metrics } from './metrics/metrics.registry.js'
 import { registerMetricsRoutes } from './metrics/metrics.routes.js'
 import { registerNarrativeRoutes } from './narratives/narratives.routes.js'
+import { registerOperatorRoutes } from './operator/operator.routes.js'
 import { registerPassageRoutes } from './passages/passages.routes.js'
 import { createMetering } from './quotas/metering.js'
 import { limitAddresses, limitKeys } from './quotas/rate-limit.hooks.js'
@@ -130,7 +131,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     metering,
     config,
   })
-  registerKeyRoutes(app, { keys: services.keys, quotas: services.quotas, quotaConfig: config.quotas })
+  registerKeyRoutes(app, { keys: services.keys, quotas: services.quotas, quotaConfig: config.quotas, usage: services.usage })
+  registerOperatorRoutes(app, { operator: services.operator })
   registerUsageRoutes(app, {
     usage: services.usage,
     keys: services.keys,

@@ -12,6 +12,7 @@ import { KeyVerifier } from './keys/key-verifier.js'
 import { KeysRepository } from './keys/keys.repository.js'
 import { KeysService } from './keys/keys.service.js'
 import type { QuotaCounter } from './quotas/counter.js'
+import { OperatorService } from './operator/operator.service.js'
 import { MemoryQuotaCounter } from './quotas/memory-counter.js'
 import { QuotaService } from './quotas/quota.service.js'
 import { RateLimiter } from './quotas/rate-limiter.js'
@@ -45,6 +46,8 @@ export interface Services {
   /** The per-second limits, counted where the quotas are. */
   readonly rateLimiter: RateLimiter
   readonly identity: IdentityVerifier
+  /** The operator's view (every account and key, tiers, service-wide usage). */
+  readonly operator: OperatorService
   readonly counter: QuotaCounter
   /** The public pages. */
   readonly web: WebService
@@ -124,6 +127,7 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
     quotas,
     rateLimiter: new RateLimiter(counter, () => clock.now().getTime()),
     identity: new IdentityVerifier(config.auth, { now: () => clock.now().getTime() }),
+    operator: new OperatorService({ keys, usage, quotaConfig: config.quotas, clock }),
     counter,
     async start() {
       await keyVerifier.start()
