@@ -3467,7 +3467,10 @@ export interface operations {
     };
     getDashboard: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description A fixed notice to show after a redirect (`updated`, `revoked`, `tier`, `signed-out`); other values show nothing. */
+                notice?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -3476,6 +3479,7 @@ export interface operations {
         responses: {
             200: components["responses"]["DashboardPage"];
             429: components["responses"]["PageRateLimited"];
+            503: components["responses"]["DashboardError"];
         };
     };
     dashboardLogin: {
@@ -3557,6 +3561,7 @@ export interface operations {
             303: components["responses"]["SeeOther"];
             404: components["responses"]["DashboardError"];
             429: components["responses"]["PageRateLimited"];
+            503: components["responses"]["DashboardError"];
         };
     };
     dashboardUpdateKey: {
@@ -3599,6 +3604,7 @@ export interface operations {
         parameters: {
             query?: {
                 sort?: string;
+                notice?: string;
             };
             header?: never;
             path?: never;
@@ -3610,6 +3616,7 @@ export interface operations {
             303: components["responses"]["SeeOther"];
             403: components["responses"]["DashboardError"];
             429: components["responses"]["PageRateLimited"];
+            503: components["responses"]["DashboardError"];
         };
     };
     dashboardOperatorKey: {

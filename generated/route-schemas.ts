@@ -3484,7 +3484,18 @@ export const routes = {
   "getDashboard": {
     "method": "GET",
     "url": "/dashboard",
-    "schema": {}
+    "schema": {
+      "querystring": {
+        "type": "object",
+        "properties": {
+          "notice": {
+            "type": "string"
+          }
+        },
+        "required": [],
+        "additionalProperties": true
+      }
+    }
   },
   "dashboardLogin": {
     "method": "GET",
@@ -3582,6 +3593,9 @@ export const routes = {
         "type": "object",
         "properties": {
           "sort": {
+            "type": "string"
+          },
+          "notice": {
             "type": "string"
           }
         },

@@ -360,6 +360,11 @@ function authSecret(env: Env): string | undefined {
   return raw
 }
 
+/** Whether a host name is this machine (localhost, 127.0.0.0/8, ::1). */
+export function isLoopback(hostname: string): boolean {
+  return hostname === 'localhost' || hostname.endsWith('.localhost') || /^127(\.\d{1,3}){3}$/.test(hostname) || hostname === '[::1]'
+}
+
 /** OPERATOR_CLAIM as a path of claim names (`app_metadata.role` -> ['app_metadata', 'role']). */
 function operatorClaim(env: Env): readonly string[] | undefined {
   const raw = (env.OPERATOR_CLAIM ?? '').trim()
@@ -382,6 +387,10 @@ function oidcConfig(env: Env): OidcConfig | undefined {
     return undefined
   }
   if (issuer === undefined) throw new ConfigError('OIDC_ISSUER', 'must be set with OIDC_CLIENT_ID (the issuer URL of your identity provider)')
+  // Tokens travel to and from the provider: plain http only to one on this machine (a local provider, tests).
+  if (issuer.startsWith('http:') && !isLoopback(new URL(issuer).hostname)) {
+    throw new ConfigError('OIDC_ISSUER', `must use https unless the provider runs on this machine (got ${JSON.stringify(issuer)})`)
+  }
   if (clientId === undefined) throw new ConfigError('OIDC_CLIENT_ID', 'must be set with OIDC_ISSUER (the client id of the dashboard at your identity provider)')
   // One identity path: the dashboard's access token is checked exactly as POST /api/v1/keys checks one.
   if ((env.AUTH_JWKS_URL ?? '') === '' && (env.AUTH_JWT_SECRET ?? '') === '') {
