@@ -10,6 +10,7 @@ import { existsSync } from 'node:fs'
 import axe from 'axe-core'
 import t, { type Test } from 'tap'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import { TestClock } from '../helpers/app.js'
 import { startDashboard } from '../helpers/oidc.js'
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
@@ -189,5 +190,49 @@ if (!existsSync(CHROMIUM)) {
     await page.goto(`${baseUrl}/dashboard`)
     t.equal(await page.getByRole('link', { name: 'Sign in' }).count(), 1, 'signed out')
     t.same(blocked, [], 'the Content-Security-Policy blocked nothing the dashboard needs')
+  })
+
+  t.test('an expired token, a stale form and a cross-site post', async (t) => {
+    const clock = new TestClock()
+    const { baseUrl, port } = await startDashboard(t, { clock })
+    const browser: Browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--host-resolver-rules=MAP other.test 127.0.0.1'],
+    })
+    t.teardown(() => browser.close())
+    const context = await browser.newContext()
+    t.teardown(() => context.close())
+    const page = await context.newPage()
+    await signIn(page, baseUrl, 'carol')
+
+    // A form whose CSRF token is not the session's is refused.
+    await page.getByLabel('Name').fill('stale')
+    await page.evaluate("document.querySelector('form[action=\"/dashboard/keys\"] input[name=csrf]').value = 'forged'")
+    const stale = page.waitForResponse((r) => r.url() === `${baseUrl}/dashboard/keys`)
+    await page.getByRole('button', { name: 'Create key' }).click()
+    t.equal((await stale).status(), 403, 'a form with another CSRF token is refused')
+    t.match(await page.locator('main').textContent(), /not sent from your current session/)
+
+    // A form on another site posting here: the SameSite cookie is not sent, nothing is created.
+    const attacker = await (await browser.newContext({ bypassCSP: true })).newPage()
+    await attacker.goto(`http://other.test:${port}/terms`)
+    const crossSite = await page
+      .context()
+      .request.fetch(`${baseUrl}/dashboard/keys`, { method: 'POST', form: { name: 'x' }, headers: { origin: `http://other.test:${port}` } })
+    t.equal(crossSite.status(), 403, 'a post without the CSRF token is refused even with the cookie')
+    await attacker.evaluate(
+      `(() => { const f = document.createElement('form'); f.method = 'post'; f.action = ${JSON.stringify(`${baseUrl}/dashboard/keys`)}; const i = document.createElement('input'); i.name = 'name'; i.value = 'planted'; f.append(i); document.body.append(f); f.submit() })()`,
+    )
+    await attacker.waitForLoadState()
+    await page.goto(`${baseUrl}/dashboard`)
+    t.match(await page.locator('main').textContent(), /You have no keys yet/, 'no key was created by either')
+
+    // The token expires: the dashboard says so and asks to sign in again.
+    clock.set(new Date(Date.now() + 2 * 3600_000))
+    await page.goto(`${baseUrl}/dashboard`)
+    t.match(await page.locator('.notice').textContent(), /session has ended \(.*expired.*\) Sign in again/, 'a clear message when the token expires')
+    t.equal(await page.getByRole('link', { name: 'Sign in' }).count(), 1)
+    t.same(await axeViolations(page), [], 'session ended: no axe-core violations')
   })
 }

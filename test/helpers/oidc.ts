@@ -2,6 +2,7 @@
 import { createServer } from 'node:net'
 import type { AddressInfo } from 'node:net'
 import { startLocalProvider, type LocalProvider } from '../../scripts/local-oidc-provider.js'
+import type { Clock } from '../../src/infra/clock.js'
 import { buildTestApp, type Teardown, type TestApp } from './app.js'
 
 /** The API's audience in these tests: the resource indicator the provider issues JWT access tokens for. */
@@ -27,7 +28,7 @@ export interface DashboardUnderTest {
 /** Starts a provider and an app configured for it, listening on 127.0.0.1; both stop at teardown. */
 export async function startDashboard(
   t: Teardown,
-  options: { operators?: string[]; env?: Record<string, string>; accessTokenTtl?: number } = {},
+  options: { operators?: string[]; env?: Record<string, string>; accessTokenTtl?: number; clock?: Clock } = {},
 ): Promise<DashboardUnderTest> {
   const port = await freePort()
   const baseUrl = `http://127.0.0.1:${port}`
@@ -38,7 +39,10 @@ export async function startDashboard(
     ...(options.accessTokenTtl === undefined ? {} : { accessTokenTtl: options.accessTokenTtl }),
   })
   t.teardown(() => provider.close())
-  const testApp = await buildTestApp(t, { env: { ...provider.env, PUBLIC_BASE_URL: baseUrl, ...options.env } })
+  const testApp = await buildTestApp(t, {
+    env: { ...provider.env, PUBLIC_BASE_URL: baseUrl, ...options.env },
+    ...(options.clock === undefined ? {} : { clock: options.clock }),
+  })
   await testApp.app.listen({ port, host: '127.0.0.1' })
   return { testApp, provider, baseUrl, port }
 }
