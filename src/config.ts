@@ -140,7 +140,8 @@ export interface AuthConfig {
   readonly audience: string
   /**
    * OPERATOR_CLAIM: the path of the claim that makes a token an operator's (dot-separated,
-   * e.g. `app_metadata.role`); undefined: nobody is an operator over HTTP (the CLI still is).
+   * e.g. `app_metadata.role`, or one namespaced claim name such as `https://example.org/roles`);
+   * undefined: nobody is an operator over HTTP (the CLI still is).
    */
   readonly operatorClaim: readonly string[] | undefined
   /** OPERATOR_CLAIM_VALUE: the value (or one element of an array claim) that marks an operator. */
@@ -369,6 +370,8 @@ export function isLoopback(hostname: string): boolean {
 function operatorClaim(env: Env): readonly string[] | undefined {
   const raw = (env.OPERATOR_CLAIM ?? '').trim()
   if (raw === '') return undefined
+  // A namespaced claim (Auth0 asks for URLs, e.g. https://plainverse.example/roles) is one top-level name.
+  if (/^https?:\/\/[\x21-\x7e]+$/.test(raw) && raw.length <= 200) return Object.freeze([raw])
   const parts = raw.split('.')
   if (raw.length > 200 || parts.some((part) => !/^[A-Za-z0-9_:/-]+$/.test(part))) {
     throw new ConfigError('OPERATOR_CLAIM', `must be a claim name or a dot-separated path such as app_metadata.role (got ${JSON.stringify(raw.slice(0, 200))})`)

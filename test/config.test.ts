@@ -145,6 +145,11 @@ t.test('dashboard sign-in (OIDC_*) and the operator claim', async (t) => {
   })
   t.same(loadConfig({ OPERATOR_CLAIM: 'app_metadata.role' }).auth.operatorClaim, ['app_metadata', 'role'])
   t.equal(loadConfig({ OPERATOR_CLAIM_VALUE: 'admin' }).auth.operatorClaimValue, 'admin')
+  t.same(
+    loadConfig({ OPERATOR_CLAIM: 'https://plainverse.example/roles' }).auth.operatorClaim,
+    ['https://plainverse.example/roles'],
+    'a namespaced claim is one name',
+  )
   const bad: Array<[Record<string, string>, string]> = [
     [{ ...auth, OIDC_ISSUER: 'https://id.example.org' }, 'OIDC_CLIENT_ID'],
     [{ ...auth, OIDC_CLIENT_ID: 'dash' }, 'OIDC_ISSUER'],
