@@ -10,8 +10,9 @@ import { existsSync } from 'node:fs'
 import axe from 'axe-core'
 import t, { type Test } from 'tap'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
-import { TestClock } from '../helpers/app.js'
-import { startDashboard } from '../helpers/oidc.js'
+import { buildTestApp, TestClock } from '../helpers/app.js'
+import { freePort, startDashboard } from '../helpers/oidc.js'
+import { TEST_JWT_SECRET } from '../helpers/tokens.js'
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 
@@ -234,5 +235,30 @@ if (!existsSync(CHROMIUM)) {
     t.match(await page.locator('.notice').textContent(), /session has ended \(.*expired.*\) Sign in again/, 'a clear message when the token expires')
     t.equal(await page.getByRole('link', { name: 'Sign in' }).count(), 1)
     t.same(await axeViolations(page), [], 'session ended: no axe-core violations')
+  })
+
+  t.test('without a provider, and with one that does not answer: clear pages, no axe-core violations', async (t) => {
+    const browser: Browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    })
+    t.teardown(() => browser.close())
+    const page = await (await browser.newContext()).newPage()
+    const bare = await buildTestApp(t)
+    const bareUrl = await bare.app.listen({ port: 0, host: '127.0.0.1' })
+    await page.goto(`${bareUrl}/dashboard`)
+    t.match(await page.locator('main').textContent(), /Sign-in is not configured[\s\S]*npx plainverse keys create/)
+    t.same(await axeViolations(page), [], 'not configured: no axe-core violations')
+    const down = await buildTestApp(t, {
+      env: { OIDC_ISSUER: `http://127.0.0.1:${await freePort()}`, OIDC_CLIENT_ID: 'dash', AUTH_JWT_SECRET: TEST_JWT_SECRET },
+    })
+    const downUrl = await down.app.listen({ port: 0, host: '127.0.0.1' })
+    await page.goto(`${downUrl}/dashboard`)
+    const response = page.waitForResponse((r) => r.url().endsWith('/dashboard/login'))
+    await page.getByRole('link', { name: 'Sign in' }).click()
+    t.equal((await response).status(), 503)
+    t.match(await page.locator('main').textContent(), /Identity provider unreachable[\s\S]*could not be reached/)
+    t.same(await axeViolations(page), [], 'provider unreachable: no axe-core violations')
   })
 }

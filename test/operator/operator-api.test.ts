@@ -139,6 +139,9 @@ t.test('operator API', async (t) => {
     })
     const roles = { authorization: `Bearer ${signToken('kc', { realm_access: { roles: ['user', 'plainverse-operator'] } })}` }
     t.equal((await call(t, keycloak.app, { url: '/api/v1/operator/usage', headers: roles })).statusCode, 200)
+    const auth0 = await buildTestApp(t, { env: { AUTH_JWT_SECRET: TEST_JWT_SECRET, OPERATOR_CLAIM: 'https://plainverse.example/roles' } })
+    const namespaced = { authorization: `Bearer ${signToken('a0', { 'https://plainverse.example/roles': ['operator'] })}` }
+    t.equal((await call(t, auth0.app, { url: '/api/v1/operator/usage', headers: namespaced })).statusCode, 200, 'a namespaced claim (Auth0)')
     const unset = await buildTestApp(t, { env: { AUTH_JWT_SECRET: TEST_JWT_SECRET } })
     const res = await call(t, unset.app, { url: '/api/v1/operator/usage', headers: operator })
     t.equal(res.statusCode, 403, 'without OPERATOR_CLAIM nobody is an operator over HTTP')
