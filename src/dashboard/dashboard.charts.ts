@@ -46,7 +46,6 @@ export function dailyChart(id: string, caption: string, days: readonly DayFigure
       ${bars} ${first === undefined ? '' : html`<text class="label" x="5" y="${HEIGHT - 4}">${first.date}</text>`}
       ${last === undefined || last === first ? '' : html`<text class="label" x="${WIDTH - 5}" y="${HEIGHT - 4}" text-anchor="end">${last.date}</text>`}
     </svg>
-    <figcaption>${caption}: ${summary}</figcaption>
     <details>
       <summary>The figures as a table</summary>
       <table>
@@ -70,6 +69,7 @@ export function dailyChart(id: string, caption: string, days: readonly DayFigure
         </tbody>
       </table>
     </details>
+    <figcaption>${caption}: ${summary}</figcaption>
   </figure>`
 }
 

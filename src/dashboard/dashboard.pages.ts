@@ -60,10 +60,15 @@ function signOutForm(viewer: Viewer): SafeHtml {
 }
 
 function accountBar(viewer: Viewer): SafeHtml {
-  return html`<p class="meta account">
+  return html`<div class="meta account">
     Signed in as <strong>${viewer.email ?? viewer.accountId}</strong>
     ${viewer.operator ? html` · <a href="/dashboard/operator">Operator view</a>` : ''} ${signOutForm(viewer)}
-  </p>`
+  </div>`
+}
+
+/** `1 key`, `2 keys`. */
+function count(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`
 }
 
 /** Shown when OIDC_ISSUER and OIDC_CLIENT_ID are not set. */
@@ -225,8 +230,8 @@ function usageSection(usage: AccountUsage): SafeHtml {
   return html`<section aria-labelledby="usage">
     <h2 id="usage">Usage this month</h2>
     <p>
-      <span id="total-queries">${usage.total_queries}</span> counted queries from ${usage.period_start.slice(0, 10)}; the month resets on
-      ${usage.period_end.slice(0, 10)} (UTC).
+      <span id="total-queries">${usage.total_queries}</span> counted ${usage.total_queries === 1 ? 'query' : 'queries'} from ${usage.period_start.slice(0, 10)};
+      the month resets on ${usage.period_end.slice(0, 10)} (UTC).
     </p>
     ${dailyChart('daily', 'Queries per day', usage.daily)}
     <div class="columns">
@@ -344,7 +349,10 @@ export function operatorPage(
       ${accountBar(viewer)} ${notice === undefined ? '' : html`<p class="notice" role="status">${notice}</p>`}
       <section aria-labelledby="service">
         <h2 id="service">The service this month</h2>
-        <p><span id="service-total">${service.total_queries}</span> counted queries; ${service.accounts} accounts with ${service.active_keys} active keys.</p>
+        <p>
+          <span id="service-total">${service.total_queries}</span> counted ${service.total_queries === 1 ? 'query' : 'queries'};
+          ${count(service.accounts, 'account', 'accounts')} with ${count(service.active_keys, 'active key', 'active keys')}.
+        </p>
         ${dailyChart('service-daily', 'Queries per day, every key', service.daily)}
         <div class="columns">
           ${countsTable('By endpoint', 'Endpoint', service.by_endpoint, 'No queries yet.')}

@@ -8,6 +8,7 @@
  */
 import { existsSync } from 'node:fs'
 import axe from 'axe-core'
+import { HtmlValidate } from 'html-validate'
 import t, { type Test } from 'tap'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
 import { buildTestApp, TestClock } from '../helpers/app.js'
@@ -15,6 +16,19 @@ import { freePort, startDashboard } from '../helpers/oidc.js'
 import { TEST_JWT_SECRET } from '../helpers/tokens.js'
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+const validator = new HtmlValidate({ extends: ['html-validate:standard', 'html-validate:document'], rules: { 'require-sri': 'off' } })
+
+/** Keeps every dashboard HTML document the page receives, to validate them at the end. */
+function collectDocuments(page: Page, baseUrl: string, into: Map<string, string>): void {
+  page.on('response', (response) => {
+    const url = response.url()
+    if (!url.startsWith(`${baseUrl}/dashboard`) || !/text\/html/.test(response.headers()['content-type'] ?? '')) return
+    response.text().then(
+      (body) => into.set(`${response.request().method()} ${url.slice(baseUrl.length)} ${response.status()}`, body),
+      () => undefined,
+    )
+  })
+}
 
 interface AxeResults {
   violations: Array<{ id: string; impact: string | null; nodes: Array<{ target: unknown }> }>
@@ -72,6 +86,8 @@ if (!existsSync(CHROMIUM)) {
     const origins = await browser.newContext({ bypassCSP: true })
     t.teardown(() => origins.close())
     const page = await context.newPage()
+    const documents = new Map<string, string>()
+    collectDocuments(page, baseUrl, documents)
     const blocked: string[] = []
     page.on('console', (message) => {
       if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) blocked.push(message.text())
@@ -191,6 +207,15 @@ if (!existsSync(CHROMIUM)) {
     await page.goto(`${baseUrl}/dashboard`)
     t.equal(await page.getByRole('link', { name: 'Sign in' }).count(), 1, 'signed out')
     t.same(blocked, [], 'the Content-Security-Policy blocked nothing the dashboard needs')
+    t.ok(documents.size >= 6, `${documents.size} dashboard documents seen`)
+    for (const [name, body] of documents) {
+      const report = await validator.validateString(body)
+      t.same(
+        report.results.flatMap((r) => r.messages.map((m) => `${m.ruleId} line ${m.line}: ${m.message}`)),
+        [],
+        `${name}: valid HTML`,
+      )
+    }
   })
 
   t.test('an expired token, a stale form and a cross-site post', async (t) => {
