@@ -4,7 +4,7 @@
 BIN := node_modules/.bin
 export NODE_OPTIONS ?= --enable-source-maps
 
-.PHONY: all install generate build run migrate seed test typecheck lint format bench clean
+.PHONY: all install generate build run oidc migrate seed test typecheck lint format bench clean
 
 all: build
 
@@ -32,6 +32,10 @@ seed: build
 ## run: install, generate, build, migrate, seed and start the server (embedded PGlite by default)
 run: seed
 	node dist/src/server.js
+
+## oidc: a local OpenID Connect provider for the dashboard (development only; prints the settings for `make run`)
+oidc: install
+	$(BIN)/tsx scripts/local-oidc.ts
 
 ## test: contract checks, type check and every suite (PostgreSQL/Redis suites when their URLs are set)
 test: install

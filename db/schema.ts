@@ -99,6 +99,15 @@ export interface UsageVersesTable {
   serves: ColumnType<string, number, number>
 }
 
+/** Counted queries per key and day (UTC), dated by the flush that recorded them. */
+export interface UsageDailyTable {
+  key_id: string
+  /** `YYYY-MM-DD`; read back as a string (see the repository's cast). */
+  day: ColumnType<string, string, string>
+  /** bigint: PostgreSQL returns it as a string. */
+  queries: ColumnType<string, number, number>
+}
+
 /** How far each instance's usage journal has been applied to the ledger. */
 export interface UsageJournalStateTable {
   journal_id: string
@@ -121,4 +130,5 @@ export interface Database {
   usage_journal_state: UsageJournalStateTable
   usage_clients: UsageClientsTable
   usage_verses: UsageVersesTable
+  usage_daily: UsageDailyTable
 }

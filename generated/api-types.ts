@@ -226,7 +226,15 @@ export interface paths {
          */
         options: operations["preflightKey"];
         head?: never;
-        patch?: never;
+        /**
+         * Rename an API key or set its allowed domains
+         * @description Changes the name and/or the allowed domains of one of the account's active keys, with
+         *     the same rules as creation (name 1 to 100 characters after trimming, no control
+         *     characters; at most 50 domain patterns). `allowed_domains` replaces the list; an empty
+         *     list lifts the restriction. Takes effect at once on this instance and within 5 seconds
+         *     on every other. The key itself, its tier and its usage are unchanged.
+         */
+        patch: operations["updateKey"];
         trace?: never;
     };
     "/api/v1/usage": {
@@ -253,6 +261,72 @@ export interface paths {
         options: operations["preflightUsage"];
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/operator/accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every account and key with this month's usage (operator)
+         * @description Every account holding keys, each with its keys (active ones, and keys revoked this month
+         *     that were used) and its usage this month. For tokens carrying the operator claim
+         *     (OPERATOR_CLAIM, OPERATOR_CLAIM_VALUE); anyone else gets `403 operator_only`.
+         */
+        get: operations["listOperatorAccounts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/operator/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Service-wide usage this month (operator)
+         * @description Totals across every key this month by endpoint, style, AI client and day. Operator only (`403 operator_only`).
+         */
+        get: operations["getServiceUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/operator/keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke any key (operator)
+         * @description Revokes any active key; it stops working at once on this instance and within 5 seconds on every other. Operator only.
+         */
+        delete: operations["revokeAnyKey"];
+        options?: never;
+        head?: never;
+        /**
+         * Set any key's tier (operator)
+         * @description Changes the tier (and so the monthly allowance and the per-second limit) of any active key, at once on this instance and within 5 seconds on every other. Operator only.
+         */
+        patch: operations["setKeyTier"];
         trace?: never;
     };
     "/api/v1/books": {
@@ -758,6 +832,189 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/assets/dashboard.js": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The dashboard's only script (copy buttons, revoke confirmation)
+         * @description Served from this origin so the dashboard's Content-Security-Policy can allow `script-src 'self'` and nothing inline.
+         */
+        get: operations["getDashboardScript"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The developer dashboard
+         * @description Signed in (a session cookie from /dashboard/login): the account's keys, usage this month,
+         *     the first-request panel and the tiers. Signed out: a sign-in button; without a configured
+         *     identity provider (OIDC_ISSUER, OIDC_CLIENT_ID), how to configure one and how to create
+         *     keys with the CLI meanwhile.
+         */
+        get: operations["getDashboard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Start signing in (OpenID Connect Authorization Code with PKCE) */
+        get: operations["dashboardLogin"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The identity provider's redirect back (the OIDC redirect URI)
+         * @description Checks `state` and the PKCE verifier, exchanges the code, checks the access token like POST /api/v1/keys does, and opens a session.
+         */
+        get: operations["dashboardCallback"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sign out (ends the session; the provider's end-session endpoint when it has one) */
+        post: operations["dashboardLogout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create a key (form); the page shows the full key once */
+        post: operations["dashboardCreateKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One key's settings (rename, allowed domains) and its revocation */
+        get: operations["dashboardKey"];
+        put?: never;
+        /** Rename a key or set its allowed domains (form) */
+        post: operations["dashboardUpdateKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/keys/{id}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Revoke a key (form; the key's page asks for confirmation first) */
+        post: operations["dashboardRevokeKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/operator": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The operator's view (accounts, keys, service-wide usage) */
+        get: operations["dashboardOperator"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/operator/keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Set a key's tier or revoke it (operator form) */
+        post: operations["dashboardOperatorKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/": {
         parameters: {
             query?: never;
@@ -1147,6 +1404,11 @@ export interface components {
             allowed_domains: string[];
             /** Format: date-time */
             created_at: string;
+            /**
+             * Format: date
+             * @description The last day (UTC) with a counted query, null if none yet.
+             */
+            last_used_on: string | null;
             usage: {
                 /** Format: date-time */
                 period_start: string;
@@ -1212,6 +1474,71 @@ export interface components {
                 /** @description How many counted tool calls served this verse. */
                 queries: number;
             }[];
+            daily: components["schemas"]["DailyUsage"];
+        };
+        UpdateKeyRequest: {
+            /** @description 1 to 100 characters after trimming. */
+            name?: string;
+            /** @description Replaces the list; empty lifts the restriction. */
+            allowed_domains?: components["schemas"]["DomainPattern"][];
+        };
+        /** @description Counted queries per day (UTC) of the period, from its first day to today, days without queries included. A query is dated by the ledger flush that recorded it (within seconds of the query). */
+        DailyUsage: {
+            /** Format: date */
+            date: string;
+            queries: number;
+        }[];
+        SetTierRequest: {
+            tier: components["schemas"]["Tier"];
+        };
+        OperatorKey: {
+            /** Format: uuid */
+            id: string;
+            account_id: string;
+            name: string;
+            prefix: string;
+            tier: components["schemas"]["Tier"];
+            limit: number;
+            allowed_domains: string[];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            revoked_at: string | null;
+            /** @description Counted queries this month. */
+            total_queries: number;
+        };
+        OperatorAccounts: {
+            /** Format: date-time */
+            period_start: string;
+            /** Format: date-time */
+            period_end: string;
+            data: {
+                account_id: string;
+                total_queries: number;
+                active_keys: number;
+                keys: components["schemas"]["OperatorKey"][];
+            }[];
+        };
+        ServiceUsage: {
+            /** Format: date-time */
+            period_start: string;
+            /** Format: date-time */
+            period_end: string;
+            total_queries: number;
+            /** @description Accounts holding at least one active key. */
+            accounts: number;
+            active_keys: number;
+            by_endpoint: {
+                [key: string]: number;
+            };
+            by_style: {
+                [key: string]: number;
+            };
+            /** @description Counted MCP tool calls per AI client. */
+            by_client: {
+                [key: string]: number;
+            };
+            daily: components["schemas"]["DailyUsage"];
         };
         /** @description One contiguous run of verses. */
         PassageRange: {
@@ -1396,7 +1723,7 @@ export interface components {
          * @description Stable machine-readable error codes.
          * @enum {string}
          */
-        ErrorCode: "invalid_parameter" | "missing_credentials" | "invalid_token" | "invalid_api_key" | "domain_not_allowed" | "verse_not_found" | "book_not_found" | "narrative_not_found" | "passage_not_found" | "passage_too_long" | "origin_not_allowed" | "key_not_found" | "not_found" | "method_not_allowed" | "key_limit_reached" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "internal_error" | "not_ready" | "sign_in_not_configured" | "database_unavailable" | "identity_provider_unavailable" | "malformed_request" | "request_timeout" | "request_header_fields_too_large" | "quota_backend_unavailable" | "invalid_metrics_token" | "rate_limited";
+        ErrorCode: "invalid_parameter" | "missing_credentials" | "invalid_token" | "invalid_api_key" | "domain_not_allowed" | "verse_not_found" | "book_not_found" | "narrative_not_found" | "passage_not_found" | "passage_too_long" | "origin_not_allowed" | "key_not_found" | "not_found" | "method_not_allowed" | "key_limit_reached" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "internal_error" | "not_ready" | "sign_in_not_configured" | "database_unavailable" | "identity_provider_unavailable" | "malformed_request" | "request_timeout" | "request_header_fields_too_large" | "quota_backend_unavailable" | "invalid_metrics_token" | "rate_limited" | "operator_only";
         Health: {
             /** @enum {string} */
             status: "ok";
@@ -1477,6 +1804,42 @@ export interface components {
                 [name: string]: unknown;
             };
             content?: never;
+        };
+        /** @description A dashboard page (HTML, never cached, with the dashboard's Content-Security-Policy). */
+        DashboardPage: {
+            headers: {
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "text/html": string;
+            };
+        };
+        /** @description The dashboard's explanation of what went wrong (HTML), e.g. a form value that is not valid, an expired session or an identity provider that does not answer. */
+        DashboardError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "text/html": string;
+            };
+        };
+        /** @description Go on at `Location`. */
+        SeeOther: {
+            headers: {
+                Location: string;
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /** @description The token is valid but does not carry the operator claim (code `operator_only`). */
+        OperatorOnly: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
         };
         /** @description No API key was sent (code `missing_credentials`); for `/usage`, also a rejected identity token (`invalid_token`). */
         MissingCredentials: {
@@ -2121,6 +2484,48 @@ export interface operations {
             204: components["responses"]["Preflight"];
         };
     };
+    updateKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateKeyRequest"];
+            };
+        };
+        responses: {
+            /** @description The key as it is now, with its usage this month. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KeySummary"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["InvalidToken"];
+            /** @description No active key with this id belongs to the account (code `key_not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     getUsage: {
         parameters: {
             query?: never;
@@ -2156,6 +2561,137 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Preflight"];
+        };
+    };
+    listOperatorAccounts: {
+        parameters: {
+            query?: {
+                /** @description `usage` (most queries first, the default), `account` (account id) or `created` (newest key first). */
+                sort?: "usage" | "account" | "created";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The accounts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperatorAccounts"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["InvalidToken"];
+            403: components["responses"]["OperatorOnly"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getServiceUsage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The service's usage this month. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUsage"];
+                };
+            };
+            401: components["responses"]["InvalidToken"];
+            403: components["responses"]["OperatorOnly"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    revokeAnyKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["InvalidToken"];
+            403: components["responses"]["OperatorOnly"];
+            /** @description No active key has this id (code `key_not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    setKeyTier: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetTierRequest"];
+            };
+        };
+        responses: {
+            /** @description The key as it is now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperatorKey"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["InvalidToken"];
+            403: components["responses"]["OperatorOnly"];
+            /** @description No active key has this id (code `key_not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listBooks: {
@@ -2899,6 +3435,205 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            429: components["responses"]["PageRateLimited"];
+        };
+    };
+    getDashboardScript: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An `ETag` from an earlier response; a match gives 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The script. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/javascript": string;
+                };
+            };
+            304: components["responses"]["NotModified"];
+            429: components["responses"]["PageRateLimited"];
+        };
+    };
+    getDashboard: {
+        parameters: {
+            query?: {
+                /** @description A fixed notice to show after a redirect (`updated`, `revoked`, `tier`, `signed-out`); other values show nothing. */
+                notice?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["DashboardPage"];
+            429: components["responses"]["PageRateLimited"];
+            503: components["responses"]["DashboardError"];
+        };
+    };
+    dashboardLogin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            303: components["responses"]["SeeOther"];
+            429: components["responses"]["PageRateLimited"];
+            503: components["responses"]["DashboardError"];
+        };
+    };
+    dashboardCallback: {
+        parameters: {
+            query?: {
+                code?: string;
+                state?: string;
+                error?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            303: components["responses"]["SeeOther"];
+            400: components["responses"]["DashboardError"];
+            401: components["responses"]["DashboardError"];
+            429: components["responses"]["PageRateLimited"];
+            503: components["responses"]["DashboardError"];
+        };
+    };
+    dashboardLogout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            303: components["responses"]["SeeOther"];
+            429: components["responses"]["PageRateLimited"];
+        };
+    };
+    dashboardCreateKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            201: components["responses"]["DashboardPage"];
+            303: components["responses"]["SeeOther"];
+            400: components["responses"]["DashboardError"];
+            403: components["responses"]["DashboardError"];
+            409: components["responses"]["DashboardError"];
+            429: components["responses"]["PageRateLimited"];
+        };
+    };
+    dashboardKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["DashboardPage"];
+            303: components["responses"]["SeeOther"];
+            404: components["responses"]["DashboardError"];
+            429: components["responses"]["PageRateLimited"];
+            503: components["responses"]["DashboardError"];
+        };
+    };
+    dashboardUpdateKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            303: components["responses"]["SeeOther"];
+            400: components["responses"]["DashboardError"];
+            403: components["responses"]["DashboardError"];
+            404: components["responses"]["DashboardError"];
+            429: components["responses"]["PageRateLimited"];
+        };
+    };
+    dashboardRevokeKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            303: components["responses"]["SeeOther"];
+            400: components["responses"]["DashboardError"];
+            403: components["responses"]["DashboardError"];
+            404: components["responses"]["DashboardError"];
+            429: components["responses"]["PageRateLimited"];
+        };
+    };
+    dashboardOperator: {
+        parameters: {
+            query?: {
+                sort?: string;
+                notice?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["DashboardPage"];
+            303: components["responses"]["SeeOther"];
+            403: components["responses"]["DashboardError"];
+            429: components["responses"]["PageRateLimited"];
+            503: components["responses"]["DashboardError"];
+        };
+    };
+    dashboardOperatorKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            303: components["responses"]["SeeOther"];
+            400: components["responses"]["DashboardError"];
+            403: components["responses"]["DashboardError"];
+            404: components["responses"]["DashboardError"];
             429: components["responses"]["PageRateLimited"];
         };
     };

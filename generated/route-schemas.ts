@@ -1599,6 +1599,7 @@ export const routes = {
                   "rate_limit_monthly",
                   "allowed_domains",
                   "created_at",
+                  "last_used_on",
                   "usage"
                 ],
                 "additionalProperties": false,
@@ -1634,6 +1635,14 @@ export const routes = {
                   "created_at": {
                     "type": "string",
                     "format": "date-time"
+                  },
+                  "last_used_on": {
+                    "type": [
+                      "string",
+                      "null"
+                    ],
+                    "format": "date",
+                    "description": "The last day (UTC) with a counted query, null if none yet."
                   },
                   "usage": {
                     "type": "object",
@@ -1777,6 +1786,130 @@ export const routes = {
       }
     }
   },
+  "updateKey": {
+    "method": "PATCH",
+    "url": "/api/v1/keys/:id",
+    "schema": {
+      "params": {
+        "type": "object",
+        "properties": {
+          "id": {
+            "type": "string"
+          }
+        },
+        "required": [
+          "id"
+        ]
+      },
+      "body": {
+        "type": "object",
+        "minProperties": 1,
+        "additionalProperties": false,
+        "properties": {
+          "name": {
+            "type": "string",
+            "maxLength": 1000,
+            "description": "1 to 100 characters after trimming."
+          },
+          "allowed_domains": {
+            "type": "array",
+            "maxItems": 50,
+            "description": "Replaces the list; empty lifts the restriction.",
+            "items": {
+              "type": "string",
+              "maxLength": 253,
+              "description": "`example.com` (that host only) or `*.example.com` (any subdomain, not the bare domain); stored lower case."
+            }
+          }
+        }
+      },
+      "response": {
+        "200": {
+          "type": "object",
+          "required": [
+            "id",
+            "name",
+            "prefix",
+            "tier",
+            "rate_limit_monthly",
+            "allowed_domains",
+            "created_at",
+            "last_used_on",
+            "usage"
+          ],
+          "additionalProperties": false,
+          "properties": {
+            "id": {
+              "type": "string",
+              "format": "uuid"
+            },
+            "name": {
+              "type": "string"
+            },
+            "prefix": {
+              "type": "string"
+            },
+            "tier": {
+              "type": "string",
+              "enum": [
+                "free",
+                "developer",
+                "scale"
+              ],
+              "description": "Monthly allowance: free 500, developer 50,000, scale 3,000,000 (configurable)."
+            },
+            "rate_limit_monthly": {
+              "type": "integer"
+            },
+            "allowed_domains": {
+              "type": "array",
+              "items": {
+                "type": "string"
+              }
+            },
+            "created_at": {
+              "type": "string",
+              "format": "date-time"
+            },
+            "last_used_on": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "format": "date",
+              "description": "The last day (UTC) with a counted query, null if none yet."
+            },
+            "usage": {
+              "type": "object",
+              "required": [
+                "period_start",
+                "period_end",
+                "total_queries",
+                "remaining"
+              ],
+              "additionalProperties": false,
+              "properties": {
+                "period_start": {
+                  "type": "string",
+                  "format": "date-time"
+                },
+                "period_end": {
+                  "type": "string",
+                  "format": "date-time"
+                },
+                "total_queries": {
+                  "type": "integer"
+                },
+                "remaining": {
+                  "type": "integer"
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  },
   "preflightKey": {
     "method": "OPTIONS",
     "url": "/api/v1/keys/:id",
@@ -1853,7 +1986,8 @@ export const routes = {
                 "by_style",
                 "keys",
                 "by_client",
-                "top_verses"
+                "top_verses",
+                "daily"
               ],
               "additionalProperties": false,
               "properties": {
@@ -1970,6 +2104,27 @@ export const routes = {
                       }
                     }
                   }
+                },
+                "daily": {
+                  "type": "array",
+                  "description": "Counted queries per day (UTC) of the period, from its first day to today, days without queries included. A query is dated by the ledger flush that recorded it (within seconds of the query).",
+                  "items": {
+                    "type": "object",
+                    "required": [
+                      "date",
+                      "queries"
+                    ],
+                    "additionalProperties": false,
+                    "properties": {
+                      "date": {
+                        "type": "string",
+                        "format": "date"
+                      },
+                      "queries": {
+                        "type": "integer"
+                      }
+                    }
+                  }
                 }
               }
             }
@@ -1982,6 +2137,340 @@ export const routes = {
     "method": "OPTIONS",
     "url": "/api/v1/usage",
     "schema": {}
+  },
+  "listOperatorAccounts": {
+    "method": "GET",
+    "url": "/api/v1/operator/accounts",
+    "schema": {
+      "querystring": {
+        "type": "object",
+        "properties": {
+          "sort": {
+            "type": "string",
+            "enum": [
+              "usage",
+              "account",
+              "created"
+            ]
+          }
+        },
+        "required": [],
+        "additionalProperties": true
+      },
+      "response": {
+        "200": {
+          "type": "object",
+          "required": [
+            "period_start",
+            "period_end",
+            "data"
+          ],
+          "additionalProperties": false,
+          "properties": {
+            "period_start": {
+              "type": "string",
+              "format": "date-time"
+            },
+            "period_end": {
+              "type": "string",
+              "format": "date-time"
+            },
+            "data": {
+              "type": "array",
+              "items": {
+                "type": "object",
+                "required": [
+                  "account_id",
+                  "total_queries",
+                  "active_keys",
+                  "keys"
+                ],
+                "additionalProperties": false,
+                "properties": {
+                  "account_id": {
+                    "type": "string"
+                  },
+                  "total_queries": {
+                    "type": "integer"
+                  },
+                  "active_keys": {
+                    "type": "integer"
+                  },
+                  "keys": {
+                    "type": "array",
+                    "items": {
+                      "type": "object",
+                      "required": [
+                        "id",
+                        "account_id",
+                        "name",
+                        "prefix",
+                        "tier",
+                        "limit",
+                        "allowed_domains",
+                        "created_at",
+                        "revoked_at",
+                        "total_queries"
+                      ],
+                      "additionalProperties": false,
+                      "properties": {
+                        "id": {
+                          "type": "string",
+                          "format": "uuid"
+                        },
+                        "account_id": {
+                          "type": "string"
+                        },
+                        "name": {
+                          "type": "string"
+                        },
+                        "prefix": {
+                          "type": "string"
+                        },
+                        "tier": {
+                          "type": "string",
+                          "enum": [
+                            "free",
+                            "developer",
+                            "scale"
+                          ],
+                          "description": "Monthly allowance: free 500, developer 50,000, scale 3,000,000 (configurable)."
+                        },
+                        "limit": {
+                          "type": "integer"
+                        },
+                        "allowed_domains": {
+                          "type": "array",
+                          "items": {
+                            "type": "string"
+                          }
+                        },
+                        "created_at": {
+                          "type": "string",
+                          "format": "date-time"
+                        },
+                        "revoked_at": {
+                          "type": [
+                            "string",
+                            "null"
+                          ],
+                          "format": "date-time"
+                        },
+                        "total_queries": {
+                          "type": "integer",
+                          "description": "Counted queries this month."
+                        }
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  },
+  "getServiceUsage": {
+    "method": "GET",
+    "url": "/api/v1/operator/usage",
+    "schema": {
+      "response": {
+        "200": {
+          "type": "object",
+          "required": [
+            "period_start",
+            "period_end",
+            "total_queries",
+            "accounts",
+            "active_keys",
+            "by_endpoint",
+            "by_style",
+            "by_client",
+            "daily"
+          ],
+          "additionalProperties": false,
+          "properties": {
+            "period_start": {
+              "type": "string",
+              "format": "date-time"
+            },
+            "period_end": {
+              "type": "string",
+              "format": "date-time"
+            },
+            "total_queries": {
+              "type": "integer"
+            },
+            "accounts": {
+              "type": "integer",
+              "description": "Accounts holding at least one active key."
+            },
+            "active_keys": {
+              "type": "integer"
+            },
+            "by_endpoint": {
+              "type": "object",
+              "additionalProperties": {
+                "type": "integer"
+              }
+            },
+            "by_style": {
+              "type": "object",
+              "additionalProperties": {
+                "type": "integer"
+              }
+            },
+            "by_client": {
+              "type": "object",
+              "description": "Counted MCP tool calls per AI client.",
+              "additionalProperties": {
+                "type": "integer"
+              }
+            },
+            "daily": {
+              "type": "array",
+              "description": "Counted queries per day (UTC) of the period, from its first day to today, days without queries included. A query is dated by the ledger flush that recorded it (within seconds of the query).",
+              "items": {
+                "type": "object",
+                "required": [
+                  "date",
+                  "queries"
+                ],
+                "additionalProperties": false,
+                "properties": {
+                  "date": {
+                    "type": "string",
+                    "format": "date"
+                  },
+                  "queries": {
+                    "type": "integer"
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  },
+  "revokeAnyKey": {
+    "method": "DELETE",
+    "url": "/api/v1/operator/keys/:id",
+    "schema": {
+      "params": {
+        "type": "object",
+        "properties": {
+          "id": {
+            "type": "string"
+          }
+        },
+        "required": [
+          "id"
+        ]
+      }
+    }
+  },
+  "setKeyTier": {
+    "method": "PATCH",
+    "url": "/api/v1/operator/keys/:id",
+    "schema": {
+      "params": {
+        "type": "object",
+        "properties": {
+          "id": {
+            "type": "string"
+          }
+        },
+        "required": [
+          "id"
+        ]
+      },
+      "body": {
+        "type": "object",
+        "required": [
+          "tier"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "tier": {
+            "type": "string",
+            "enum": [
+              "free",
+              "developer",
+              "scale"
+            ],
+            "description": "Monthly allowance: free 500, developer 50,000, scale 3,000,000 (configurable)."
+          }
+        }
+      },
+      "response": {
+        "200": {
+          "type": "object",
+          "required": [
+            "id",
+            "account_id",
+            "name",
+            "prefix",
+            "tier",
+            "limit",
+            "allowed_domains",
+            "created_at",
+            "revoked_at",
+            "total_queries"
+          ],
+          "additionalProperties": false,
+          "properties": {
+            "id": {
+              "type": "string",
+              "format": "uuid"
+            },
+            "account_id": {
+              "type": "string"
+            },
+            "name": {
+              "type": "string"
+            },
+            "prefix": {
+              "type": "string"
+            },
+            "tier": {
+              "type": "string",
+              "enum": [
+                "free",
+                "developer",
+                "scale"
+              ],
+              "description": "Monthly allowance: free 500, developer 50,000, scale 3,000,000 (configurable)."
+            },
+            "limit": {
+              "type": "integer"
+            },
+            "allowed_domains": {
+              "type": "array",
+              "items": {
+                "type": "string"
+              }
+            },
+            "created_at": {
+              "type": "string",
+              "format": "date-time"
+            },
+            "revoked_at": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "format": "date-time"
+            },
+            "total_queries": {
+              "type": "integer",
+              "description": "Counted queries this month."
+            }
+          }
+        }
+      }
+    }
   },
   "listBooks": {
     "method": "GET",
@@ -2974,6 +3463,161 @@ export const routes = {
           }
         },
         "required": []
+      }
+    }
+  },
+  "getDashboardScript": {
+    "method": "GET",
+    "url": "/assets/dashboard.js",
+    "schema": {
+      "headers": {
+        "type": "object",
+        "properties": {
+          "if-none-match": {
+            "type": "string"
+          }
+        },
+        "required": []
+      }
+    }
+  },
+  "getDashboard": {
+    "method": "GET",
+    "url": "/dashboard",
+    "schema": {
+      "querystring": {
+        "type": "object",
+        "properties": {
+          "notice": {
+            "type": "string"
+          }
+        },
+        "required": [],
+        "additionalProperties": true
+      }
+    }
+  },
+  "dashboardLogin": {
+    "method": "GET",
+    "url": "/dashboard/login",
+    "schema": {}
+  },
+  "dashboardCallback": {
+    "method": "GET",
+    "url": "/dashboard/callback",
+    "schema": {
+      "querystring": {
+        "type": "object",
+        "properties": {
+          "code": {
+            "type": "string"
+          },
+          "state": {
+            "type": "string"
+          },
+          "error": {
+            "type": "string"
+          }
+        },
+        "required": [],
+        "additionalProperties": true
+      }
+    }
+  },
+  "dashboardLogout": {
+    "method": "POST",
+    "url": "/dashboard/logout",
+    "schema": {}
+  },
+  "dashboardCreateKey": {
+    "method": "POST",
+    "url": "/dashboard/keys",
+    "schema": {}
+  },
+  "dashboardKey": {
+    "method": "GET",
+    "url": "/dashboard/keys/:id",
+    "schema": {
+      "params": {
+        "type": "object",
+        "properties": {
+          "id": {
+            "type": "string"
+          }
+        },
+        "required": [
+          "id"
+        ]
+      }
+    }
+  },
+  "dashboardUpdateKey": {
+    "method": "POST",
+    "url": "/dashboard/keys/:id",
+    "schema": {
+      "params": {
+        "type": "object",
+        "properties": {
+          "id": {
+            "type": "string"
+          }
+        },
+        "required": [
+          "id"
+        ]
+      }
+    }
+  },
+  "dashboardRevokeKey": {
+    "method": "POST",
+    "url": "/dashboard/keys/:id/revoke",
+    "schema": {
+      "params": {
+        "type": "object",
+        "properties": {
+          "id": {
+            "type": "string"
+          }
+        },
+        "required": [
+          "id"
+        ]
+      }
+    }
+  },
+  "dashboardOperator": {
+    "method": "GET",
+    "url": "/dashboard/operator",
+    "schema": {
+      "querystring": {
+        "type": "object",
+        "properties": {
+          "sort": {
+            "type": "string"
+          },
+          "notice": {
+            "type": "string"
+          }
+        },
+        "required": [],
+        "additionalProperties": true
+      }
+    }
+  },
+  "dashboardOperatorKey": {
+    "method": "POST",
+    "url": "/dashboard/operator/keys/:id",
+    "schema": {
+      "params": {
+        "type": "object",
+        "properties": {
+          "id": {
+            "type": "string"
+          }
+        },
+        "required": [
+          "id"
+        ]
       }
     }
   },
@@ -4853,6 +5497,7 @@ export const componentSchemas = {
       "rate_limit_monthly",
       "allowed_domains",
       "created_at",
+      "last_used_on",
       "usage"
     ],
     "additionalProperties": false,
@@ -4888,6 +5533,14 @@ export const componentSchemas = {
       "created_at": {
         "type": "string",
         "format": "date-time"
+      },
+      "last_used_on": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "format": "date",
+        "description": "The last day (UTC) with a counted query, null if none yet."
       },
       "usage": {
         "type": "object",
@@ -4936,6 +5589,7 @@ export const componentSchemas = {
             "rate_limit_monthly",
             "allowed_domains",
             "created_at",
+            "last_used_on",
             "usage"
           ],
           "additionalProperties": false,
@@ -4971,6 +5625,14 @@ export const componentSchemas = {
             "created_at": {
               "type": "string",
               "format": "date-time"
+            },
+            "last_used_on": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "format": "date",
+              "description": "The last day (UTC) with a counted query, null if none yet."
             },
             "usage": {
               "type": "object",
@@ -5055,7 +5717,8 @@ export const componentSchemas = {
       "by_style",
       "keys",
       "by_client",
-      "top_verses"
+      "top_verses",
+      "daily"
     ],
     "additionalProperties": false,
     "properties": {
@@ -5169,6 +5832,337 @@ export const componentSchemas = {
             "queries": {
               "type": "integer",
               "description": "How many counted tool calls served this verse."
+            }
+          }
+        }
+      },
+      "daily": {
+        "type": "array",
+        "description": "Counted queries per day (UTC) of the period, from its first day to today, days without queries included. A query is dated by the ledger flush that recorded it (within seconds of the query).",
+        "items": {
+          "type": "object",
+          "required": [
+            "date",
+            "queries"
+          ],
+          "additionalProperties": false,
+          "properties": {
+            "date": {
+              "type": "string",
+              "format": "date"
+            },
+            "queries": {
+              "type": "integer"
+            }
+          }
+        }
+      }
+    }
+  },
+  "UpdateKeyRequest": {
+    "type": "object",
+    "minProperties": 1,
+    "additionalProperties": false,
+    "properties": {
+      "name": {
+        "type": "string",
+        "maxLength": 1000,
+        "description": "1 to 100 characters after trimming."
+      },
+      "allowed_domains": {
+        "type": "array",
+        "maxItems": 50,
+        "description": "Replaces the list; empty lifts the restriction.",
+        "items": {
+          "type": "string",
+          "maxLength": 253,
+          "description": "`example.com` (that host only) or `*.example.com` (any subdomain, not the bare domain); stored lower case."
+        }
+      }
+    }
+  },
+  "DailyUsage": {
+    "type": "array",
+    "description": "Counted queries per day (UTC) of the period, from its first day to today, days without queries included. A query is dated by the ledger flush that recorded it (within seconds of the query).",
+    "items": {
+      "type": "object",
+      "required": [
+        "date",
+        "queries"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "date": {
+          "type": "string",
+          "format": "date"
+        },
+        "queries": {
+          "type": "integer"
+        }
+      }
+    }
+  },
+  "SetTierRequest": {
+    "type": "object",
+    "required": [
+      "tier"
+    ],
+    "additionalProperties": false,
+    "properties": {
+      "tier": {
+        "type": "string",
+        "enum": [
+          "free",
+          "developer",
+          "scale"
+        ],
+        "description": "Monthly allowance: free 500, developer 50,000, scale 3,000,000 (configurable)."
+      }
+    }
+  },
+  "OperatorKey": {
+    "type": "object",
+    "required": [
+      "id",
+      "account_id",
+      "name",
+      "prefix",
+      "tier",
+      "limit",
+      "allowed_domains",
+      "created_at",
+      "revoked_at",
+      "total_queries"
+    ],
+    "additionalProperties": false,
+    "properties": {
+      "id": {
+        "type": "string",
+        "format": "uuid"
+      },
+      "account_id": {
+        "type": "string"
+      },
+      "name": {
+        "type": "string"
+      },
+      "prefix": {
+        "type": "string"
+      },
+      "tier": {
+        "type": "string",
+        "enum": [
+          "free",
+          "developer",
+          "scale"
+        ],
+        "description": "Monthly allowance: free 500, developer 50,000, scale 3,000,000 (configurable)."
+      },
+      "limit": {
+        "type": "integer"
+      },
+      "allowed_domains": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        }
+      },
+      "created_at": {
+        "type": "string",
+        "format": "date-time"
+      },
+      "revoked_at": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "format": "date-time"
+      },
+      "total_queries": {
+        "type": "integer",
+        "description": "Counted queries this month."
+      }
+    }
+  },
+  "OperatorAccounts": {
+    "type": "object",
+    "required": [
+      "period_start",
+      "period_end",
+      "data"
+    ],
+    "additionalProperties": false,
+    "properties": {
+      "period_start": {
+        "type": "string",
+        "format": "date-time"
+      },
+      "period_end": {
+        "type": "string",
+        "format": "date-time"
+      },
+      "data": {
+        "type": "array",
+        "items": {
+          "type": "object",
+          "required": [
+            "account_id",
+            "total_queries",
+            "active_keys",
+            "keys"
+          ],
+          "additionalProperties": false,
+          "properties": {
+            "account_id": {
+              "type": "string"
+            },
+            "total_queries": {
+              "type": "integer"
+            },
+            "active_keys": {
+              "type": "integer"
+            },
+            "keys": {
+              "type": "array",
+              "items": {
+                "type": "object",
+                "required": [
+                  "id",
+                  "account_id",
+                  "name",
+                  "prefix",
+                  "tier",
+                  "limit",
+                  "allowed_domains",
+                  "created_at",
+                  "revoked_at",
+                  "total_queries"
+                ],
+                "additionalProperties": false,
+                "properties": {
+                  "id": {
+                    "type": "string",
+                    "format": "uuid"
+                  },
+                  "account_id": {
+                    "type": "string"
+                  },
+                  "name": {
+                    "type": "string"
+                  },
+                  "prefix": {
+                    "type": "string"
+                  },
+                  "tier": {
+                    "type": "string",
+                    "enum": [
+                      "free",
+                      "developer",
+                      "scale"
+                    ],
+                    "description": "Monthly allowance: free 500, developer 50,000, scale 3,000,000 (configurable)."
+                  },
+                  "limit": {
+                    "type": "integer"
+                  },
+                  "allowed_domains": {
+                    "type": "array",
+                    "items": {
+                      "type": "string"
+                    }
+                  },
+                  "created_at": {
+                    "type": "string",
+                    "format": "date-time"
+                  },
+                  "revoked_at": {
+                    "type": [
+                      "string",
+                      "null"
+                    ],
+                    "format": "date-time"
+                  },
+                  "total_queries": {
+                    "type": "integer",
+                    "description": "Counted queries this month."
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  },
+  "ServiceUsage": {
+    "type": "object",
+    "required": [
+      "period_start",
+      "period_end",
+      "total_queries",
+      "accounts",
+      "active_keys",
+      "by_endpoint",
+      "by_style",
+      "by_client",
+      "daily"
+    ],
+    "additionalProperties": false,
+    "properties": {
+      "period_start": {
+        "type": "string",
+        "format": "date-time"
+      },
+      "period_end": {
+        "type": "string",
+        "format": "date-time"
+      },
+      "total_queries": {
+        "type": "integer"
+      },
+      "accounts": {
+        "type": "integer",
+        "description": "Accounts holding at least one active key."
+      },
+      "active_keys": {
+        "type": "integer"
+      },
+      "by_endpoint": {
+        "type": "object",
+        "additionalProperties": {
+          "type": "integer"
+        }
+      },
+      "by_style": {
+        "type": "object",
+        "additionalProperties": {
+          "type": "integer"
+        }
+      },
+      "by_client": {
+        "type": "object",
+        "description": "Counted MCP tool calls per AI client.",
+        "additionalProperties": {
+          "type": "integer"
+        }
+      },
+      "daily": {
+        "type": "array",
+        "description": "Counted queries per day (UTC) of the period, from its first day to today, days without queries included. A query is dated by the ledger flush that recorded it (within seconds of the query).",
+        "items": {
+          "type": "object",
+          "required": [
+            "date",
+            "queries"
+          ],
+          "additionalProperties": false,
+          "properties": {
+            "date": {
+              "type": "string",
+              "format": "date"
+            },
+            "queries": {
+              "type": "integer"
             }
           }
         }
@@ -6211,7 +7205,8 @@ export const componentSchemas = {
           "request_header_fields_too_large",
           "quota_backend_unavailable",
           "invalid_metrics_token",
-          "rate_limited"
+          "rate_limited",
+          "operator_only"
         ]
       },
       "instance": {
@@ -6276,7 +7271,8 @@ export const componentSchemas = {
       "request_header_fields_too_large",
       "quota_backend_unavailable",
       "invalid_metrics_token",
-      "rate_limited"
+      "rate_limited",
+      "operator_only"
     ]
   },
   "Health": {

@@ -6,6 +6,9 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import { routes } from '../generated/route-schemas.js'
 import { metricsEnabled, type Config } from './config.js'
 import { AppError, installErrorHandling, sendProblem } from './errors.js'
+import { registerDashboardRoutes } from './dashboard/dashboard.routes.js'
+import { OidcClient } from './dashboard/oidc.client.js'
+import { SessionStore } from './dashboard/session.store.js'
 import { registerDiscoveryRoutes } from './discovery/discovery.routes.js'
 import { writeClientError } from './http/client-error.js'
 import { requestIdOf } from './http/request-id.js'
@@ -22,6 +25,7 @@ import { installRequestMetrics } from './metrics/metrics.hook.js'
 import type { Metrics } from './metrics/metrics.registry.js'
 import { registerMetricsRoutes } from './metrics/metrics.routes.js'
 import { registerNarrativeRoutes } from './narratives/narratives.routes.js'
+import { registerOperatorRoutes } from './operator/operator.routes.js'
 import { registerPassageRoutes } from './passages/passages.routes.js'
 import { createMetering } from './quotas/metering.js'
 import { limitAddresses, limitKeys } from './quotas/rate-limit.hooks.js'
@@ -130,7 +134,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     metering,
     config,
   })
-  registerKeyRoutes(app, { keys: services.keys, quotas: services.quotas, quotaConfig: config.quotas })
+  registerKeyRoutes(app, { keys: services.keys, quotas: services.quotas, quotaConfig: config.quotas, usage: services.usage })
+  registerOperatorRoutes(app, { operator: services.operator })
   registerUsageRoutes(app, {
     usage: services.usage,
     keys: services.keys,
@@ -148,6 +153,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     problemPage: htmlErrors.problem,
   })
   await registerWebRoutes(app, { web: services.web, sitemaps: services.sitemaps })
+  await registerDashboardRoutes(app, {
+    settings: {
+      site: { baseUrl: config.publicBaseUrl, name: config.attributionSource, license: config.attributionLicense },
+      contactEmail: config.contactEmail,
+      monthly: config.quotas.monthly,
+      perSecond: config.rateLimits.perKey,
+      maxKeysPerAccount: config.quotas.maxKeysPerAccount,
+    },
+    dashboard: services.dashboard,
+    operator: services.operator,
+    sessions: new SessionStore(now),
+    oidc:
+      config.oidc === undefined ? undefined : new OidcClient(config.oidc, `${config.publicBaseUrl}/dashboard/callback`, config.oidc.issuer.startsWith('http:')),
+  })
   registerDiscoveryRoutes(app, {
     settings: {
       publicBaseUrl: config.publicBaseUrl,

@@ -97,6 +97,8 @@ export interface Config {
   readonly trustProxy: boolean | number | readonly string[]
   /** Where /metrics is served, if anywhere (METRICS_TOKEN, METRICS_PORT, METRICS_HOST). */
   readonly metrics: MetricsConfig
+  /** The dashboard's sign-in, when configured (OIDC_*). */
+  readonly oidc: OidcConfig | undefined
 }
 
 /**
@@ -136,6 +138,33 @@ export interface AuthConfig {
   readonly issuer: string | undefined
   /** Required `aud`. */
   readonly audience: string
+  /**
+   * OPERATOR_CLAIM: the path of the claim that makes a token an operator's (dot-separated,
+   * e.g. `app_metadata.role`, or one namespaced claim name such as `https://example.org/roles`);
+   * undefined: nobody is an operator over HTTP (the CLI still is).
+   */
+  readonly operatorClaim: readonly string[] | undefined
+  /** OPERATOR_CLAIM_VALUE: the value (or one element of an array claim) that marks an operator. */
+  readonly operatorClaimValue: string
+}
+
+/**
+ * The dashboard's sign-in (OpenID Connect Authorization Code with PKCE, by discovery); undefined
+ * when OIDC_ISSUER is not set (the dashboard then explains how to configure it).
+ */
+export interface OidcConfig {
+  /** OIDC_ISSUER: the provider's issuer; `{issuer}/.well-known/openid-configuration` is fetched. */
+  readonly issuer: string
+  /** OIDC_CLIENT_ID. */
+  readonly clientId: string
+  /** OIDC_CLIENT_SECRET: for a confidential client; unset, a public client (PKCE only). */
+  readonly clientSecret: string | undefined
+  /** OIDC_SCOPES: space-separated; always contains `openid`. */
+  readonly scopes: string
+  /** OIDC_RESOURCE: an RFC 8707 resource indicator sent with the request (the API's audience at providers that use it). */
+  readonly resource: string | undefined
+  /** OIDC_AUDIENCE: an `audience` parameter sent with the request (Auth0's way of naming the API). */
+  readonly audience: string | undefined
 }
 
 export type Tier = 'free' | 'developer' | 'scale'
@@ -332,6 +361,59 @@ function authSecret(env: Env): string | undefined {
   return raw
 }
 
+/** Whether a host name is this machine (localhost, 127.0.0.0/8, ::1). */
+export function isLoopback(hostname: string): boolean {
+  return hostname === 'localhost' || hostname.endsWith('.localhost') || /^127(\.\d{1,3}){3}$/.test(hostname) || hostname === '[::1]'
+}
+
+/** OPERATOR_CLAIM as a path of claim names (`app_metadata.role` -> ['app_metadata', 'role']). */
+function operatorClaim(env: Env): readonly string[] | undefined {
+  const raw = (env.OPERATOR_CLAIM ?? '').trim()
+  if (raw === '') return undefined
+  // A namespaced claim (Auth0 asks for URLs, e.g. https://plainverse.example/roles) is one top-level name.
+  if (/^https?:\/\/[\x21-\x7e]+$/.test(raw) && raw.length <= 200) return Object.freeze([raw])
+  const parts = raw.split('.')
+  if (raw.length > 200 || parts.some((part) => !/^[A-Za-z0-9_:/-]+$/.test(part))) {
+    throw new ConfigError('OPERATOR_CLAIM', `must be a claim name or a dot-separated path such as app_metadata.role (got ${JSON.stringify(raw.slice(0, 200))})`)
+  }
+  return Object.freeze(parts)
+}
+
+/** OIDC_*: all of issuer and client id, or none; the rest only with them. */
+function oidcConfig(env: Env): OidcConfig | undefined {
+  const issuer = url(env, 'OIDC_ISSUER', undefined, ['http:', 'https:'])
+  const clientId = env.OIDC_CLIENT_ID === undefined || env.OIDC_CLIENT_ID === '' ? undefined : text(env, 'OIDC_CLIENT_ID', '', 500)
+  if (issuer === undefined && clientId === undefined) {
+    for (const name of ['OIDC_CLIENT_SECRET', 'OIDC_SCOPES', 'OIDC_RESOURCE', 'OIDC_AUDIENCE']) {
+      if (env[name] !== undefined && env[name] !== '') throw new ConfigError(name, 'is set but OIDC_ISSUER and OIDC_CLIENT_ID are not')
+    }
+    return undefined
+  }
+  if (issuer === undefined) throw new ConfigError('OIDC_ISSUER', 'must be set with OIDC_CLIENT_ID (the issuer URL of your identity provider)')
+  // Tokens travel to and from the provider: plain http only to one on this machine (a local provider, tests).
+  if (issuer.startsWith('http:') && !isLoopback(new URL(issuer).hostname)) {
+    throw new ConfigError('OIDC_ISSUER', `must use https unless the provider runs on this machine (got ${JSON.stringify(issuer)})`)
+  }
+  if (clientId === undefined) throw new ConfigError('OIDC_CLIENT_ID', 'must be set with OIDC_ISSUER (the client id of the dashboard at your identity provider)')
+  // One identity path: the dashboard's access token is checked exactly as POST /api/v1/keys checks one.
+  if ((env.AUTH_JWKS_URL ?? '') === '' && (env.AUTH_JWT_SECRET ?? '') === '') {
+    throw new ConfigError(
+      'OIDC_ISSUER',
+      "is set but neither AUTH_JWKS_URL nor AUTH_JWT_SECRET is: the dashboard's access tokens are checked like the API's (set AUTH_JWKS_URL to the provider's jwks_uri, AUTH_ISSUER to its issuer, AUTH_AUDIENCE to its access tokens' audience)",
+    )
+  }
+  const scopes = text(env, 'OIDC_SCOPES', 'openid email', 1000).split(/\s+/)
+  if (scopes.some((scope) => !/^[\x21\x23-\x5b\x5d-\x7e]+$/.test(scope))) throw new ConfigError('OIDC_SCOPES', 'must be space-separated scope names')
+  return Object.freeze({
+    issuer,
+    clientId,
+    clientSecret: env.OIDC_CLIENT_SECRET === undefined || env.OIDC_CLIENT_SECRET === '' ? undefined : env.OIDC_CLIENT_SECRET,
+    scopes: [...new Set(['openid', ...scopes])].join(' '),
+    resource: url(env, 'OIDC_RESOURCE', undefined, ['http:', 'https:', 'urn:']),
+    audience: env.OIDC_AUDIENCE === undefined || env.OIDC_AUDIENCE === '' ? undefined : text(env, 'OIDC_AUDIENCE', '', 2000),
+  })
+}
+
 /**
  * Parses and validates the environment.
  * @throws ConfigError naming the first bad variable.
@@ -373,7 +455,10 @@ export function loadConfig(env: Env = process.env): Config {
       jwtSecret: authSecret(env),
       issuer: env.AUTH_ISSUER === undefined || env.AUTH_ISSUER === '' ? undefined : text(env, 'AUTH_ISSUER', '', 2000),
       audience: text(env, 'AUTH_AUDIENCE', 'authenticated', 2000),
+      operatorClaim: operatorClaim(env),
+      operatorClaimValue: text(env, 'OPERATOR_CLAIM_VALUE', 'operator', 200),
     }),
+    oidc: oidcConfig(env),
     quotas: Object.freeze({
       monthly: Object.freeze({
         free: positiveInt(env, 'QUOTA_FREE', 500),

@@ -32,6 +32,12 @@ export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, CatalogueEntry>> = Obje
     description:
       'The identity-provider token is malformed, expired, not yet valid, signed with an unexpected key or algorithm, for another issuer or audience, or not a signed-in user.',
   },
+  operator_only: {
+    status: 403,
+    title: 'Operator only',
+    description:
+      'The identity token is valid but does not carry the operator claim (OPERATOR_CLAIM, OPERATOR_CLAIM_VALUE) that the operator operations require.',
+  },
   invalid_api_key: { status: 403, title: 'Invalid API key', description: 'The API key is malformed, unknown or revoked.' },
   domain_not_allowed: {
     status: 403,

@@ -12,6 +12,8 @@ import { KeyVerifier } from './keys/key-verifier.js'
 import { KeysRepository } from './keys/keys.repository.js'
 import { KeysService } from './keys/keys.service.js'
 import type { QuotaCounter } from './quotas/counter.js'
+import { DashboardService } from './dashboard/dashboard.service.js'
+import { OperatorService } from './operator/operator.service.js'
 import { MemoryQuotaCounter } from './quotas/memory-counter.js'
 import { QuotaService } from './quotas/quota.service.js'
 import { RateLimiter } from './quotas/rate-limiter.js'
@@ -45,6 +47,10 @@ export interface Services {
   /** The per-second limits, counted where the quotas are. */
   readonly rateLimiter: RateLimiter
   readonly identity: IdentityVerifier
+  /** What the dashboard does for a signed-in account. */
+  readonly dashboard: DashboardService
+  /** The operator's view (every account and key, tiers, service-wide usage). */
+  readonly operator: OperatorService
   readonly counter: QuotaCounter
   /** The public pages. */
   readonly web: WebService
@@ -94,6 +100,7 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
   const keyVerifier = new KeyVerifier(keysRepository, { pollIntervalMs: KEY_POLL_INTERVAL_MS, now: () => clock.now().getTime(), logger })
   const keys = new KeysService(keysRepository, keyVerifier, config.quotas)
   const quotas = new QuotaService(counter, usage, config.quotas, clock, { opPrefix: randomBytes(8).toString('hex'), logger })
+  const identity = new IdentityVerifier(config.auth, { now: () => clock.now().getTime() })
   const verses = new VersesService({
     verses: deps.stores.verses,
     content: deps.stores.content,
@@ -123,7 +130,9 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
     usage,
     quotas,
     rateLimiter: new RateLimiter(counter, () => clock.now().getTime()),
-    identity: new IdentityVerifier(config.auth, { now: () => clock.now().getTime() }),
+    identity,
+    operator: new OperatorService({ keys, usage, quotaConfig: config.quotas, clock }),
+    dashboard: new DashboardService({ identity, keys, quotas, usage, quotaConfig: config.quotas, clock }),
     counter,
     async start() {
       await keyVerifier.start()

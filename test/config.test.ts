@@ -18,11 +18,12 @@ t.test('defaults', async (t) => {
     mcpAllowedOrigins: [],
     logLevel: 'info',
     redisUrl: undefined,
-    auth: { jwksUrl: undefined, jwtSecret: undefined, issuer: undefined, audience: 'authenticated' },
+    auth: { jwksUrl: undefined, jwtSecret: undefined, issuer: undefined, audience: 'authenticated', operatorClaim: undefined, operatorClaimValue: 'operator' },
     quotas: { monthly: { free: 500, developer: 50000, scale: 3000000 }, maxKeysPerAccount: 25 },
     metrics: { token: undefined, port: undefined, host: '127.0.0.1' },
     rateLimits: { perKey: { free: 10, developer: 100, scale: 1000 }, perAddress: 100 },
     trustProxy: false,
+    oidc: undefined,
   })
   t.ok(Object.isFrozen(config))
   t.notOk(metricsEnabled(config.metrics), 'metrics are off by default')
@@ -123,4 +124,43 @@ t.test('bad values name the variable', async (t) => {
     t.throws(() => loadConfig(env), { name: 'ConfigError', variable, message: new RegExp(variable) }, JSON.stringify(env).slice(0, 60))
   }
   t.ok(new ConfigError('X', 'y') instanceof Error)
+})
+
+t.test('dashboard sign-in (OIDC_*) and the operator claim', async (t) => {
+  const auth = { AUTH_JWKS_URL: 'https://id.example.org/jwks', AUTH_ISSUER: 'https://id.example.org', AUTH_AUDIENCE: 'https://api.example.org' }
+  const config = loadConfig({
+    ...auth,
+    OIDC_ISSUER: 'https://id.example.org',
+    OIDC_CLIENT_ID: 'dash',
+    OIDC_SCOPES: 'email  profile',
+    OIDC_RESOURCE: 'https://api.example.org',
+  })
+  t.same(config.oidc, {
+    issuer: 'https://id.example.org',
+    clientId: 'dash',
+    clientSecret: undefined,
+    scopes: 'openid email profile',
+    resource: 'https://api.example.org',
+    audience: undefined,
+  })
+  t.same(loadConfig({ OPERATOR_CLAIM: 'app_metadata.role' }).auth.operatorClaim, ['app_metadata', 'role'])
+  t.equal(loadConfig({ OPERATOR_CLAIM_VALUE: 'admin' }).auth.operatorClaimValue, 'admin')
+  t.same(
+    loadConfig({ OPERATOR_CLAIM: 'https://plainverse.example/roles' }).auth.operatorClaim,
+    ['https://plainverse.example/roles'],
+    'a namespaced claim is one name',
+  )
+  const bad: Array<[Record<string, string>, string]> = [
+    [{ ...auth, OIDC_ISSUER: 'https://id.example.org' }, 'OIDC_CLIENT_ID'],
+    [{ ...auth, OIDC_CLIENT_ID: 'dash' }, 'OIDC_ISSUER'],
+    [{ ...auth, OIDC_ISSUER: 'ftp://id.example.org', OIDC_CLIENT_ID: 'dash' }, 'OIDC_ISSUER'],
+    [{ ...auth, OIDC_ISSUER: 'not a url', OIDC_CLIENT_ID: 'dash' }, 'OIDC_ISSUER'],
+    [{ OIDC_ISSUER: 'https://id.example.org', OIDC_CLIENT_ID: 'dash' }, 'OIDC_ISSUER'],
+    [{ ...auth, OIDC_SCOPES: 'openid' }, 'OIDC_SCOPES'],
+    [{ ...auth, OIDC_ISSUER: 'https://id.example.org', OIDC_CLIENT_ID: 'dash', OIDC_SCOPES: 'openid "x"' }, 'OIDC_SCOPES'],
+    [{ ...auth, OIDC_ISSUER: 'https://id.example.org', OIDC_CLIENT_ID: 'dash', OIDC_RESOURCE: 'nope' }, 'OIDC_RESOURCE'],
+    [{ OPERATOR_CLAIM: 'app metadata.role' }, 'OPERATOR_CLAIM'],
+    [{ OPERATOR_CLAIM: 'a..b' }, 'OPERATOR_CLAIM'],
+  ]
+  for (const [env, variable] of bad) t.throws(() => loadConfig(env), { name: 'ConfigError', variable }, JSON.stringify(env).slice(0, 80))
 })

@@ -8,6 +8,7 @@ import * as m0002 from './0002_keys_usage.js'
 import * as m0003 from './0003_narrative_content.js'
 import * as m0004 from './0004_attributions.js'
 import * as m0005 from './0005_journal_heartbeat.js'
+import * as m0006 from './0006_usage_daily.js'
 
 export const migrations: Readonly<Record<string, Migration>> = Object.freeze({
   '0001_verses': m0001,
@@ -15,4 +16,5 @@ export const migrations: Readonly<Record<string, Migration>> = Object.freeze({
   '0003_narrative_content': m0003,
   '0004_attributions': m0004,
   '0005_journal_heartbeat': m0005,
+  '0006_usage_daily': m0006,
 })

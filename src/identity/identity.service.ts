@@ -22,6 +22,8 @@ export interface Identity {
   /** The token's `sub`: the provider's stable user id. */
   readonly accountId: string
   readonly email: string | undefined
+  /** Whether the token carries the operator claim (AUTH's OPERATOR_CLAIM and OPERATOR_CLAIM_VALUE). */
+  readonly operator: boolean
 }
 
 /** What the verifier needs besides configuration; all injectable for tests. */
@@ -69,6 +71,17 @@ export function verifyOptionsFor(config: AuthConfig): IdentityVerifyOptions {
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/**
+ * Whether the claim at OPERATOR_CLAIM's path equals OPERATOR_CLAIM_VALUE, or is an array that
+ * holds it (Keycloak's `realm_access.roles`, Auth0's namespaced role lists).
+ */
+function carriesOperatorClaim(claims: Record<string, unknown>, config: AuthConfig): boolean {
+  if (config.operatorClaim === undefined) return false
+  let value: unknown = claims
+  for (const name of config.operatorClaim) value = isRecord(value) && Object.hasOwn(value, name) ? value[name] : undefined
+  return Array.isArray(value) ? value.includes(config.operatorClaimValue) : value === config.operatorClaimValue
 }
 
 function invalid(detail: string): AppError {
@@ -206,7 +219,11 @@ export class IdentityVerifier {
     if (sub.length > MAX_SUBJECT_LENGTH) throw invalid(`The token's subject (sub claim) is longer than ${MAX_SUBJECT_LENGTH} characters.`)
     if (/[\u0000-\u001f\u007f]/.test(sub)) throw invalid("The token's subject (sub claim) contains control characters, so it names no account.")
     if (Object.hasOwn(claims, 'role') && claims.role !== 'authenticated') throw invalid(roleDetail(claims.role))
-    return { accountId: sub, email: typeof claims.email === 'string' && claims.email !== '' ? claims.email : undefined }
+    return {
+      accountId: sub,
+      email: typeof claims.email === 'string' && claims.email !== '' ? claims.email : undefined,
+      operator: carriesOperatorClaim(claims, this.#config),
+    }
   }
 
   /**

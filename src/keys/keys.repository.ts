@@ -136,6 +136,30 @@ export class KeysRepository {
     return row === undefined ? undefined : toRecord(row)
   }
 
+  /**
+   * Renames an active key of an account and/or replaces its allowed domains (undefined: unchanged).
+   * @returns the record, or undefined when the account holds no such active key.
+   */
+  async update(
+    id: string,
+    accountId: string,
+    changes: { name: string | undefined; allowedDomains: readonly string[] | undefined },
+  ): Promise<KeyRecord | undefined> {
+    const row = await this.db
+      .updateTable('api_keys')
+      .set({
+        ...(changes.name === undefined ? {} : { name: changes.name }),
+        ...(changes.allowedDomains === undefined ? {} : { allowed_domains: JSON.stringify(changes.allowedDomains) }),
+        updated_at: sql<Date>`now()`,
+      })
+      .where('id', '=', id)
+      .where('account_id', '=', accountId)
+      .where('revoked_at', 'is', null)
+      .returning(COLUMNS)
+      .executeTakeFirst()
+    return row === undefined ? undefined : toRecord(row)
+  }
+
   /** Changes the tier of an active key. */
   async setTier(id: string, tier: Tier): Promise<KeyRecord | undefined> {
     const row = await this.db

@@ -24,6 +24,32 @@ export interface CreateKeyInput {
   readonly tier?: Tier
 }
 
+/** Changes to a key, as received (validated here); absent fields stay as they are. */
+export interface UpdateKeyInput {
+  readonly name?: string
+  readonly allowedDomains?: readonly string[]
+}
+
+/**
+ * A key name, trimmed: 1 to 100 characters, no control characters.
+ * @throws AppError invalid_parameter.
+ */
+function normaliseName(raw: string): string {
+  const name = raw.trim()
+  if (name.length < 1 || name.length > 100) {
+    throw new AppError('invalid_parameter', 'name must be 1 to 100 characters after trimming.', {
+      errors: [{ location: 'body/name', message: 'must be 1 to 100 characters after trimming' }],
+    })
+  }
+  // Control characters (NUL above all, which PostgreSQL text cannot hold) have no place in a name.
+  if (/[\u0000-\u001f\u007f]/.test(name)) {
+    throw new AppError('invalid_parameter', 'name must not contain control characters.', {
+      errors: [{ location: 'body/name', message: 'must not contain control characters' }],
+    })
+  }
+  return name
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const MAX_DOMAINS = 50
 
@@ -41,18 +67,7 @@ export class KeysService {
    * @throws AppError invalid_parameter (name, domains) or key_limit_reached.
    */
   async create(input: CreateKeyInput): Promise<CreatedKey> {
-    const name = input.name.trim()
-    if (name.length < 1 || name.length > 100) {
-      throw new AppError('invalid_parameter', 'name must be 1 to 100 characters after trimming.', {
-        errors: [{ location: 'body/name', message: 'must be 1 to 100 characters after trimming' }],
-      })
-    }
-    // Control characters (NUL above all, which PostgreSQL text cannot hold) have no place in a name.
-    if (/[\u0000-\u001f\u007f]/.test(name)) {
-      throw new AppError('invalid_parameter', 'name must not contain control characters.', {
-        errors: [{ location: 'body/name', message: 'must not contain control characters' }],
-      })
-    }
+    const name = normaliseName(input.name)
     if (input.tier !== undefined && !isTier(input.tier)) {
       throw new AppError('invalid_parameter', `tier must be one of ${TIERS.join(', ')}.`)
     }
@@ -76,6 +91,20 @@ export class KeysService {
     // Usable at once on this instance; other instances pick it up at their next poll.
     this.verifier.noteChanged(record)
     return { record, key }
+  }
+
+  /**
+   * Renames a key and/or replaces its allowed domains, with the rules of creation.
+   * @throws AppError invalid_parameter, or key_not_found for an unknown id, another account's key or a revoked one.
+   */
+  async update(id: string, accountId: string, changes: UpdateKeyInput): Promise<KeyRecord> {
+    const name = changes.name === undefined ? undefined : normaliseName(changes.name)
+    const allowedDomains = changes.allowedDomains === undefined ? undefined : this.normaliseDomains(changes.allowedDomains)
+    const record = UUID.test(id) ? await this.repository.update(id.toLowerCase(), accountId, { name, allowedDomains }) : undefined
+    if (record === undefined) throw new AppError('key_not_found', 'No active key with this id belongs to this account.')
+    // The domain restriction applies at once here; other instances pick it up at their next poll.
+    this.verifier.noteChanged(record)
+    return record
   }
 
   /** Active keys of an account, or of every account for the operator. */

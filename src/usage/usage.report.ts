@@ -41,6 +41,10 @@ export async function accountUsage(deps: AccountUsageDeps, accountId: string | u
     period.id,
     TOP_VERSES,
   )
+  const daily = await deps.usage.daily(
+    all.map((r) => r.id),
+    period.id,
+  )
   const records = all.filter((r) => r.revokedAt === null || (breakdown.byKey.get(r.id) ?? 0) > 0)
   return {
     period_start: period.start.toISOString(),
@@ -61,6 +65,7 @@ export async function accountUsage(deps: AccountUsageDeps, accountId: string | u
       const described = describeVerse(verseId)
       return described === undefined ? [] : [{ ...described, queries: serves }]
     }),
+    daily,
   }
 }
 

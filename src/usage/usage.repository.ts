@@ -37,6 +37,13 @@ export interface AttributionIncrements {
   readonly verses: readonly VerseIncrement[]
 }
 
+/** Counted queries to add for one key on one day (UTC, `YYYY-MM-DD`). */
+export interface DailyIncrement {
+  readonly keyId: string
+  readonly day: string
+  readonly queries: number
+}
+
 /** Rows per INSERT: well under PostgreSQL's 65,535 bind parameters. */
 const INSERT_CHUNK = 1_000
 
@@ -64,6 +71,7 @@ export class UsageRepository {
     toSeq: number,
     increments: readonly LedgerIncrement[],
     attributions: AttributionIncrements = { clients: [], verses: [] },
+    daily: readonly DailyIncrement[] = [],
   ): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
       await trx
@@ -102,6 +110,13 @@ export class UsageRepository {
           .insertInto('usage_verses')
           .values(attributions.verses.slice(i, i + INSERT_CHUNK).map((v) => ({ key_id: v.keyId, period: v.period, verse_id: v.verseId, serves: v.serves })))
           .onConflict((oc) => oc.columns(['key_id', 'period', 'verse_id']).doUpdateSet({ serves: sql<number>`usage_verses.serves + excluded.serves` }))
+          .execute()
+      }
+      for (let i = 0; i < daily.length; i += INSERT_CHUNK) {
+        await trx
+          .insertInto('usage_daily')
+          .values(daily.slice(i, i + INSERT_CHUNK).map((d) => ({ key_id: d.keyId, day: d.day, queries: d.queries })))
+          .onConflict((oc) => oc.columns(['key_id', 'day']).doUpdateSet({ queries: sql<number>`usage_daily.queries + excluded.queries` }))
           .execute()
       }
       await trx
@@ -190,5 +205,31 @@ export class UsageRepository {
       .groupBy('verse_id')
       .execute()
     return rows.map((r) => ({ verseId: Number(r.verse_id), serves: Number(r.serves) }))
+  }
+
+  /** Counted queries of some keys per day from `from` to `to` (inclusive, `YYYY-MM-DD`); days without queries are absent. */
+  async dailyTotals(keyIds: readonly string[], from: string, to: string): Promise<Array<{ day: string; queries: number }>> {
+    if (keyIds.length === 0) return []
+    const rows = await this.db
+      .selectFrom('usage_daily')
+      .select([sql<string>`to_char(day, 'YYYY-MM-DD')`.as('day'), sql<string>`sum(queries)`.as('queries')])
+      .where('key_id', 'in', keyIds)
+      .where('day', '>=', from)
+      .where('day', '<=', to)
+      .groupBy('day')
+      .execute()
+    return rows.map((r) => ({ day: r.day, queries: Number(r.queries) }))
+  }
+
+  /** The last day (`YYYY-MM-DD`) each of some keys had a counted query; keys never used are absent. */
+  async lastUsedDays(keyIds: readonly string[]): Promise<Map<string, string>> {
+    if (keyIds.length === 0) return new Map()
+    const rows = await this.db
+      .selectFrom('usage_daily')
+      .select(['key_id', sql<string>`to_char(max(day), 'YYYY-MM-DD')`.as('day')])
+      .where('key_id', 'in', keyIds)
+      .groupBy('key_id')
+      .execute()
+    return new Map(rows.map((r) => [r.key_id, r.day]))
   }
 }

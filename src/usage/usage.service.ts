@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import type { FastifyBaseLogger } from 'fastify'
 import { systemClock, type Clock } from '../infra/clock.js'
 import type { UsageAttribution, UsageJournal } from './usage.journal.js'
-import type { ClientIncrement, LedgerIncrement, LedgerRow, UsageRepository, VerseIncrement } from './usage.repository.js'
+import type { ClientIncrement, DailyIncrement, LedgerIncrement, LedgerRow, UsageRepository, VerseIncrement } from './usage.repository.js'
 
 /** Endpoints whose successful responses are counted. */
 export type CountedEndpoint = 'verse' | 'narrative' | 'passage' | 'search' | 'mcp'
@@ -130,7 +130,12 @@ export class UsageService {
     const sums = new Map<string, LedgerIncrement>()
     const clients = new Map<string, ClientIncrement>()
     const verses = new Map<string, VerseIncrement>()
+    const daily = new Map<string, DailyIncrement>()
+    const now = this.clock.now()
     for (const e of batch) {
+      const day = dayIn(e.period, now)
+      const dayId = `${e.keyId}\t${day}`
+      daily.set(dayId, { keyId: e.keyId, day, queries: (daily.get(dayId)?.queries ?? 0) + 1 })
       const id = `${e.keyId}\t${e.period}\t${e.endpoint}\t${e.style}`
       const current = sums.get(id)
       sums.set(id, { keyId: e.keyId, period: e.period, endpoint: e.endpoint, style: e.style, queries: (current?.queries ?? 0) + 1 })
@@ -149,7 +154,14 @@ export class UsageService {
         verses.set(verseKey, { keyId: e.keyId, period: e.period, verseId, serves: (verses.get(verseKey)?.serves ?? 0) + 1 })
       }
     }
-    await this.repository.applyBatch(this.journal.journalId, first, last, [...sums.values()], { clients: [...clients.values()], verses: [...verses.values()] })
+    await this.repository.applyBatch(
+      this.journal.journalId,
+      first,
+      last,
+      [...sums.values()],
+      { clients: [...clients.values()], verses: [...verses.values()] },
+      [...daily.values()],
+    )
     this.journal.markApplied(last)
   }
 
@@ -233,6 +245,43 @@ export class UsageService {
   }
 
   /**
+   * Counted queries of some keys per day of a period, from its first day to today (or its last
+   * day, for a past period), days without queries included: the ledger's daily table plus what
+   * is journalled but not yet flushed (dated today).
+   */
+  daily(keyIds: readonly string[], period: string): Promise<Array<{ date: string; queries: number }>> {
+    return this.exclusive(async () => {
+      await this.resync()
+      const first = `${period}-01`
+      const last = dayIn(period, this.clock.now())
+      const counts = new Map<string, number>()
+      for (const row of await this.repository.dailyTotals(keyIds, first, last)) counts.set(row.day, row.queries)
+      const wanted = new Set(keyIds)
+      for (const e of this.journal.pendingEntries()) if (wanted.has(e.keyId) && e.period === period) counts.set(last, (counts.get(last) ?? 0) + 1)
+      const days: Array<{ date: string; queries: number }> = []
+      for (let day = new Date(`${first}T00:00:00Z`); isoDay(day) <= last; day = new Date(day.getTime() + 86_400_000)) {
+        days.push({ date: isoDay(day), queries: counts.get(isoDay(day)) ?? 0 })
+      }
+      return days
+    })
+  }
+
+  /** The last day each of some keys had a counted query (`YYYY-MM-DD`), journalled queries included (today). */
+  lastUsedDays(keyIds: readonly string[]): Promise<Map<string, string>> {
+    return this.exclusive(async () => {
+      await this.resync()
+      const days = await this.repository.lastUsedDays(keyIds)
+      const wanted = new Set(keyIds)
+      const now = this.clock.now()
+      for (const e of this.journal.pendingEntries()) {
+        const day = dayIn(e.period, now)
+        if (wanted.has(e.keyId) && day > (days.get(e.keyId) ?? '')) days.set(e.keyId, day)
+      }
+      return days
+    })
+  }
+
+  /**
    * Forgets pending entries the ledger already has: a batch whose commit succeeded but whose
    * acknowledgement was lost (a connection dropped after COMMIT) must not count twice.
    */
@@ -245,4 +294,22 @@ export class UsageService {
     this.chain = run.catch(() => undefined)
     return run
   }
+}
+
+/** `YYYY-MM-DD` of an instant (UTC). */
+function isoDay(at: Date): string {
+  return at.toISOString().slice(0, 10)
+}
+
+/**
+ * The day a query of `period` (`YYYY-MM`) is dated when recorded at `now`: today, unless the
+ * flush happens outside the period (a query journalled before midnight at a month's end and
+ * flushed after, or replayed after a restart), when it is the period's nearest day.
+ */
+export function dayIn(period: string, now: Date): string {
+  const today = isoDay(now)
+  if (today.startsWith(`${period}-`)) return today
+  if (today < period) return `${period}-01`
+  const [year, month] = period.split('-').map(Number) as [number, number]
+  return isoDay(new Date(Date.UTC(year, month, 0)))
 }

@@ -49,6 +49,19 @@ ol.results li { margin-bottom: 1rem; }
 .synopsis h2 { margin-top: .25rem; font-size: 1.1rem; }
 table { border-collapse: collapse; }
 th, td { border: 1px solid var(--border); padding: .3rem .6rem; text-align: left; }
+a.button, form.stack button, form.inline button, button.copy { display: inline-block; font: inherit; padding: .35rem .9rem; border: 1px solid var(--accent); border-radius: .3rem; background: var(--accent); color: var(--bg); cursor: pointer; text-decoration: none; }
+form.stack { display: grid; gap: .4rem; max-width: 32rem; margin: .5rem 0 1rem; }
+form.stack input, form.stack textarea, form.inline select { font: inherit; padding: .3rem .5rem; border: 1px solid var(--border); border-radius: .3rem; background: var(--bg); color: var(--fg); }
+form.inline { display: inline-flex; gap: .4rem; align-items: center; flex-wrap: wrap; margin: 0; }
+form.danger button { background: #a4161a; border-color: #a4161a; color: #fff; }
+.notice { border-left: 4px solid var(--accent); background: var(--panel); padding: .5rem .75rem; }
+.warning { border-left: 4px solid #a4161a; background: var(--panel); padding: .5rem .75rem; }
+table.keys { width: 100%; font-size: .9rem; }
+.columns { display: flex; flex-wrap: wrap; gap: 1rem 2rem; align-items: flex-start; }
+figure.chart { margin: 1rem 0; }
+figure.chart .bar { fill: var(--accent); }
+figure.chart .axis { stroke: var(--border); }
+figure.chart .label { fill: var(--muted); font-size: 12px; }
 @media print {
   header.site, footer.site nav, form.search, nav.pager, .skip { display: none; }
   body { background: #fff; color: #000; }

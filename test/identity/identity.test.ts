@@ -130,7 +130,15 @@ interface Harness {
 }
 
 async function harness(t: Test, auth: Partial<AuthConfig>, deps: Partial<IdentityVerifierDeps> = {}): Promise<Harness> {
-  const config: AuthConfig = { jwksUrl: undefined, jwtSecret: undefined, issuer: undefined, audience: 'authenticated', ...auth }
+  const config: AuthConfig = {
+    jwksUrl: undefined,
+    jwtSecret: undefined,
+    issuer: undefined,
+    audience: 'authenticated',
+    operatorClaim: undefined,
+    operatorClaimValue: 'operator',
+    ...auth,
+  }
   const clock: Clock = { now: Date.now() }
   const verifier = new IdentityVerifier(config, { now: () => clock.now, fetchTimeoutMs: 1_000, refetchIntervalMs: INTERVAL, ...deps })
   const app = Fastify({ logger: false })
@@ -153,7 +161,13 @@ async function harness(t: Test, auth: Partial<AuthConfig>, deps: Partial<Identit
 }
 
 /** Asserts the identity a token yields, through HTTP and through the verifier directly. */
-async function accepts(t: Test, h: Harness, token: string, expected: Json = { accountId: 'user-1', email: 'ada@example.com' }, direct = true): Promise<void> {
+async function accepts(
+  t: Test,
+  h: Harness,
+  token: string,
+  expected: Json = { accountId: 'user-1', email: 'ada@example.com', operator: false },
+  direct = true,
+): Promise<void> {
   const outcome = await h.whoami(token)
   t.equal(outcome.status, 200, `accepted (${outcome.detail})`)
   t.same(outcome.body, expected)
@@ -228,7 +242,7 @@ t.test('accepts RS256 and ES256 from the JWKS and HS256 with the secret, when bo
   t.equal(provider.hits.length, 1, 'the key set was fetched once and cached')
   // role absent (a plain OIDC provider) is fine; so is a token without an email.
   await accepts(t, h, rs(h.clock, 'rsa-1', { role: undefined }))
-  await accepts(t, h, hs(h.clock, { email: undefined, sub: 'user-2' }), { accountId: 'user-2' })
+  await accepts(t, h, hs(h.clock, { email: undefined, sub: 'user-2' }), { accountId: 'user-2', operator: false })
   // An HS256 token is checked only against the secret, whatever key it claims.
   await accepts(t, h, signed({ alg: 'HS256', kid: 'rsa-1' }, claims(h.clock), SECRET))
 })

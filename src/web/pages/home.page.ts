@@ -42,6 +42,7 @@ export function homePage(example: VerseResource, quotas: Readonly<Record<Tier, n
       </tbody>
     </table>
     <ul>
+      <li><a href="/dashboard">Dashboard</a>: sign in, create an API key and see its usage</li>
       <li><a href="/docs">API reference</a> (OpenAPI 3.1: <a href="/api/v1/openapi.json">openapi.json</a>)</li>
       <li>MCP endpoint for AI assistants: <code>${baseUrl}/mcp</code> (<a href="/.well-known/mcp/server-card.json">server card</a>)</li>
       <li><a href="/llms.txt">llms.txt</a> and <a href="/llms-full.txt">llms-full.txt</a> for language models</li>
