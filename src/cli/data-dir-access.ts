@@ -31,7 +31,7 @@ export interface WaitPolicy {
   readonly note: (line: string) => void
 }
 
-/** A first start loads the whole KJV before the socket opens; this bound leaves it room. */
+/** How long a command waits for another command or a stopping server (a starting server is waited for as long as it lives). */
 export const DEFAULT_WAIT: Omit<WaitPolicy, 'note'> = { timeoutMs: 120_000, pollMs: 200 }
 
 /** True when a server accepts connections on the admin socket. */
@@ -53,8 +53,8 @@ export function socketAnswers(path: string): Promise<boolean> {
 /**
  * For commands the running server can answer: its admin socket when it answers; otherwise
  * DATA_DIR's lock, to work in-process. While the holder is a server that is starting (a
- * first start seeds for several seconds before its socket opens), a server that is
- * stopping, or another command, it waits, up to `policy.timeoutMs`.
+ * first start seeds for several seconds before its socket opens), it waits for as long as
+ * that server lives; while a server is stopping or another command holds it, up to `policy.timeoutMs`.
  * @throws DataDirUnavailable when it cannot proceed, with the reason.
  */
 export async function reachDataDir(dataDir: string, policy: WaitPolicy): Promise<DataDirAccess> {
@@ -75,7 +75,11 @@ export async function reachDataDir(dataDir: string, policy: WaitPolicy): Promise
           `${error.message}, but its admin socket ${socket} does not answer${token === undefined ? ' and its token cannot be read (run the command as the user the server runs as)' : ''}.`,
         )
       }
-      if (Date.now() >= deadline) {
+      // A starting server holds the lock until its socket opens: a first start loads the whole
+      // KJV, which on a busy machine can take minutes. It either opens its socket or dies and
+      // releases the lock, so the wait for it is not bounded; other holders are.
+      const starting = holder?.role === 'server' && holder.state === 'starting'
+      if (!starting && Date.now() >= deadline) {
         throw new DataDirUnavailable(`${error.message}; gave up waiting after ${Math.round(policy.timeoutMs / 1000)} s.`)
       }
       const key = `${holder?.pid}:${holder?.state}`
