@@ -180,6 +180,11 @@ export class KeyVerifier {
     this.timer = setTimeout(tick, 0).unref()
   }
 
+  /** How often {@link start} polls for changed keys (ms). */
+  get pollIntervalMs(): number {
+    return this.options.pollIntervalMs
+  }
+
   /** Stops polling. */
   stop(): void {
     if (this.timer !== undefined) clearTimeout(this.timer)
