@@ -14,9 +14,10 @@ node_modules/.package-lock.json: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
 
-## generate: openapi.yaml -> generated/ (types, route schemas, JSON copy)
+## generate: openapi.yaml -> generated/ (types, route schemas, JSON copy); src/errors.ts -> README's error table
 generate: install
 	$(BIN)/tsx scripts/generate.ts
+	$(BIN)/tsx scripts/readme-errors.ts
 
 ## build: compile TypeScript to dist/
 build: generate

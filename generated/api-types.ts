@@ -1876,9 +1876,12 @@ export interface components {
                 "Retry-After": components["headers"]["RetryAfter"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 RateLimit: components["headers"]["RateLimit"];
-                "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
-                "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
-                "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                /** @description The monthly allowance (older convention); on `quota_exceeded` only. */
+                "X-RateLimit-Limit"?: number;
+                /** @description Queries left this month, 0 (older convention); on `quota_exceeded` only. */
+                "X-RateLimit-Remaining"?: number;
+                /** @description When the quota resets, in epoch seconds (older convention); on `quota_exceeded` only. */
+                "X-RateLimit-Reset"?: number;
                 [name: string]: unknown;
             };
             content: {
@@ -1928,7 +1931,7 @@ export interface components {
         /** @description Something this request needs is unavailable for now: the database (code `database_unavailable`) or the quota counter (`quota_backend_unavailable`: Redis is down, or a lost counter is being rebuilt), both with `Retry-After`; nothing was served or counted. For key management and account usage, also: no identity provider is configured on this server (`sign_in_not_configured`), or the identity provider's signing keys cannot be fetched (`identity_provider_unavailable`, with `Retry-After`; the token itself may be fine, so retry rather than sign in again). */
         ServiceUnavailable: {
             headers: {
-                "Retry-After": components["headers"]["RetryAfter"];
+                "Retry-After": components["headers"]["BackendRetryAfter"];
                 [name: string]: unknown;
             };
             content: {
@@ -2010,21 +2013,23 @@ export interface components {
     };
     requestBodies: never;
     headers: {
-        /** @description The quota policy: `"monthly";q=<allowance>;w=<seconds in this month>`; on a `429 rate_limited`, the per-second policy `"burst";q=<limit>;w=1`. */
+        /** @description The quota policy: `"monthly";q=<allowance>;w=<seconds in this month>`; on a `429 rate_limited`, the per-second policy `"burst";q=<limit>;w=1`. Always sent where listed. */
         RateLimitPolicy: string;
-        /** @description What is left: `"monthly";r=<remaining>;t=<seconds until the month resets>`; on a `429 rate_limited`, `"burst";r=0;t=<seconds until the window ends>`. */
+        /** @description What is left: `"monthly";r=<remaining>;t=<seconds until the month resets>`; on a `429 rate_limited`, `"burst";r=0;t=<seconds until the window ends>`. Always sent where listed. */
         RateLimit: string;
-        /** @description The monthly allowance (older convention). */
+        /** @description The monthly allowance (older convention). Always sent on a 200 that names a quota. */
         XRateLimitLimit: number;
-        /** @description Queries left this month (older convention). */
+        /** @description Queries left this month (older convention). Always sent on a 200 that names a quota. */
         XRateLimitRemaining: number;
-        /** @description When the quota resets, in epoch seconds (older convention). */
+        /** @description When the quota resets, in epoch seconds (older convention). Always sent on a 200 that names a quota. */
         XRateLimitReset: number;
-        /** @description Seconds to wait before retrying: on a 429 for the monthly quota, until the quota resets (the next month, UTC); on a 429 for the per-second limit, until the current second ends (1); on a 503, a short wait for the backend to come back. */
+        /** @description Seconds to wait before retrying: on a 429 for the monthly quota, until the quota resets (the next month, UTC); on a 429 for the per-second limit, until the current second ends (1). Always sent on a 429. */
         RetryAfter: number;
+        /** @description On a 503 for a backend that does not answer (`database_unavailable`, `quota_backend_unavailable`, `identity_provider_unavailable`), a short wait for it to come back, in seconds; absent on `not_ready` and `sign_in_not_configured`. */
+        BackendRetryAfter: number;
         /** @description The authentication scheme to use. */
         WWWAuthenticate: string;
-        /** @description Entity tag of the representation (strong validator). */
+        /** @description Entity tag of the representation (strong validator). Always sent where listed. */
         ETag: string;
         /** @description Caching directives. */
         CacheControl: string;
@@ -3353,7 +3358,8 @@ export interface operations {
             /** @description No Bearer credential was sent (code `missing_credentials`). */
             401: {
                 headers: {
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    /** @description The scheme to use: `Bearer realm="metrics"`. Always sent. */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3670,7 +3676,18 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Page"];
+            /** @description The page (HTML). Results are not tagged (no `ETag`); a browser may keep them for a minute. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    /** @description The strict policy of the public pages (no scripts; styles and images from this origin only). */
+                    "Content-Security-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
             304: components["responses"]["NotModified"];
             429: components["responses"]["PageRateLimited"];
         };

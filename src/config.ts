@@ -415,6 +415,16 @@ function oidcConfig(env: Env): OidcConfig | undefined {
 }
 
 /**
+ * PUBLIC_BASE_URL when it is not set: this machine on the port the server listens on, so that
+ * setting PORT alone keeps attribution links and the MCP endpoint's own origin right. PORT=0
+ * (a port the system picks at start) cannot be known here: the default is then port 8080's.
+ * @example defaultPublicBaseUrl(3000) // 'http://localhost:3000'
+ */
+export function defaultPublicBaseUrl(port: number): string {
+  return `http://localhost:${port === 0 ? 8080 : port}`
+}
+
+/**
  * Parses and validates the environment.
  * @throws ConfigError naming the first bad variable.
  * @example loadConfig({ PORT: '3000' }).port // 3000
@@ -424,14 +434,14 @@ export function loadConfig(env: Env = process.env): Config {
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
     throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')} (got ${JSON.stringify(env.LOG_LEVEL)})`)
   }
-  const publicBaseUrl = url(env, 'PUBLIC_BASE_URL', 'http://localhost:8080', ['http:', 'https:']) as string
+  const mainPort = port(env, 'PORT', 8080)
+  const publicBaseUrl = url(env, 'PUBLIC_BASE_URL', defaultPublicBaseUrl(mainPort), ['http:', 'https:']) as string
   const base = new URL(publicBaseUrl)
   if (base.search !== '' || base.hash !== '') {
     throw new ConfigError('PUBLIC_BASE_URL', 'must not have a query or a fragment')
   }
   // Stored without a trailing slash so that `${publicBaseUrl}/john/3/16` is always right.
   const baseUrl = publicBaseUrl.replace(/\/+$/, '')
-  const mainPort = port(env, 'PORT', 8080)
   return Object.freeze({
     port: mainPort,
     host: text(env, 'HOST', '0.0.0.0', 255),

@@ -32,7 +32,7 @@ import { WebService } from './web/web.service.js'
 /** How often journalled usage is added to the ledger. */
 const FLUSH_INTERVAL_MS = 1_000
 /** How often each instance looks for revoked or changed keys (the 5-second rule has room to spare). */
-const KEY_POLL_INTERVAL_MS = 2_000
+export const KEY_POLL_INTERVAL_MS = 2_000
 
 /** Every service. */
 export interface Services {

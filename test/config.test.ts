@@ -41,6 +41,15 @@ t.test('values are read and normalised', async (t) => {
   t.same(quotas, { monthly: { free: 10, developer: 20, scale: 30 }, maxKeysPerAccount: 3 })
 })
 
+t.test('the public base URL follows PORT unless set', async (t) => {
+  t.equal(loadConfig({}).publicBaseUrl, 'http://localhost:8080')
+  const moved = loadConfig({ PORT: '3000' })
+  t.equal(moved.publicBaseUrl, 'http://localhost:3000', 'PORT alone moves attribution links and the MCP origin with it')
+  t.equal(moved.legalUrl, 'http://localhost:3000/terms')
+  t.equal(loadConfig({ PORT: '0' }).publicBaseUrl, 'http://localhost:8080', 'PORT=0: the port is not known before listening')
+  t.equal(loadConfig({ PORT: '3000', PUBLIC_BASE_URL: 'https://bible.example.org' }).publicBaseUrl, 'https://bible.example.org', 'a set value wins')
+})
+
 t.test('contact email and legal URL follow the public base URL unless set', async (t) => {
   const derived = loadConfig({ PUBLIC_BASE_URL: 'https://bible.example.org/api/' })
   t.equal(derived.contactEmail, 'api@bible.example.org')

@@ -36,7 +36,7 @@ export const CONTENT_USAGE = `Usage: plainverse content <command> [options]
 
 Content (embedded database: stop the server first; it loads content at start):
   content generate --style faithful|casual [--book BOOK] [--chapter N] [--limit N]
-                   [--concurrency N] [--dry-run]
+                   [--concurrency N] [--dry-run] [--json]
                                      Write content with an OpenAI-compatible model. Resumable:
                                      verses already generated with the current prompt version
                                      are skipped. Ctrl-C stops cleanly.
@@ -44,11 +44,13 @@ Content (embedded database: stop the server first; it loads content at start):
                                      local servers), LLM_TIMEOUT_SECONDS (optional, default 60).
   content generate --target narratives --style faithful|casual
                    [--gospel matthew|mark|luke|john] [--limit N] [--concurrency N] [--dry-run]
+                   [--json]
                                      The same for the Gospel narratives' summaries and bottom
                                      lines (default --target verses).
-  content export [--target verses|narratives] [--style faithful|casual]
+  content export [--target verses|narratives] [--style faithful|casual] [--json]
                                      Print curated and generated content as JSONL on stdout
-  content import FILE [--target verses|narratives] [--dry-run]
+                                     (always JSON: --json changes nothing)
+  content import FILE [--target verses|narratives] [--dry-run] [--json]
                                      Import a JSONL file (all lines or none; idempotent);
                                      narrative lines (with a "narrative" key) are detected
   content report [--json]            The modernizer's figures over the KJV (verses holding a
@@ -59,9 +61,11 @@ Content (embedded database: stop the server first; it loads content at start):
                                      database (skipped while a server holds it). --json prints
                                      the same as one JSON document.
 
+--json prints the plan, the run's report or the import's result as one JSON document.
+
 Exit codes: 0 success, 1 failure (rejected lines, failed verses, target missed),
 75 DATA_DIR held by another process (a server on the embedded database: stop it first),
-64 bad usage, 130 stopped by Ctrl-C.`
+64 bad usage, 78 bad configuration (a missing or bad variable), 130 stopped by Ctrl-C.`
 
 /** Where the command writes. */
 export interface ContentIo {
@@ -76,6 +80,8 @@ export interface ContentIo {
 }
 
 const EX_USAGE = 64
+/** A missing or bad variable (the server exits with the same code). */
+const EX_CONFIG = 78
 const STYLES: readonly Style[] = ['faithful', 'casual']
 /** More parallel requests than this only collects 429s from any provider we know of. */
 const MAX_CONCURRENCY = 64
@@ -84,9 +90,10 @@ const RESTART_REMINDER = 'A running server loads content at start: restart any s
 
 /** Options each command accepts; anything else is a usage error rather than silently ignored. */
 const ALLOWED: Readonly<Record<string, readonly string[]>> = {
-  generate: ['target', 'style', 'book', 'chapter', 'gospel', 'limit', 'concurrency', 'dry-run'],
-  export: ['target', 'style'],
-  import: ['target', 'dry-run'],
+  generate: ['target', 'style', 'book', 'chapter', 'gospel', 'limit', 'concurrency', 'dry-run', 'json'],
+  // Export always writes JSON (JSON Lines): --json is accepted and changes nothing.
+  export: ['target', 'style', 'json'],
+  import: ['target', 'dry-run', 'json'],
   report: ['json'],
 }
 
@@ -170,7 +177,7 @@ export async function runContentCommand(args: readonly string[], io: ContentIo):
     if (command === 'report') return await report(io, values.json === true)
     if (command === 'generate') return await generate(values, io)
     if (command === 'export') return await exportContent(values, io)
-    return await importContent(rest[0] ?? '', target(values.target), values['dry-run'] === true, io)
+    return await importContent(rest[0] ?? '', target(values.target), { dryRun: values['dry-run'] === true, json: values.json === true }, io)
   } catch (error) {
     if (error instanceof UsageError || error instanceof SelectionError) {
       io.err(`${error.message}\n\n${CONTENT_USAGE}`)
@@ -178,7 +185,7 @@ export async function runContentCommand(args: readonly string[], io: ContentIo):
     }
     if (error instanceof ConfigError || error instanceof LlmConfigError) {
       io.err(error.message)
-      return 1
+      return EX_CONFIG
     }
     throw error
   }
@@ -246,6 +253,7 @@ async function generate(values: Values, io: ContentIo): Promise<number> {
   const narrativeSelection = { style: selection.style, gospel: values.gospel, limit: selection.limit }
   const concurrency = positiveInt('concurrency', values.concurrency, MAX_CONCURRENCY) ?? DEFAULT_CONCURRENCY
   const dryRun = values['dry-run'] === true
+  const json = values.json === true
   const config = loadConfig()
   // A dry run talks to no provider, so it needs no endpoint; a real run checks it before
   // opening the database, so that a missing variable fails at once.
@@ -253,7 +261,8 @@ async function generate(values: Values, io: ContentIo): Promise<number> {
   return withDatabase(config, io, async (deps) => {
     if (llm === undefined) {
       const plan = what === 'narratives' ? await planNarrativeGeneration(deps.narrative, narrativeSelection) : await planGeneration(deps, selection)
-      for (const line of formatPlan(plan, process.env.LLM_MODEL?.trim() || undefined)) io.out(line)
+      if (json) io.out(JSON.stringify(plan, null, 2))
+      else for (const line of formatPlan(plan, process.env.LLM_MODEL?.trim() || undefined)) io.out(line)
       return 0
     }
     const client = new LlmClient({ baseUrl: llm.baseUrl, apiKey: llm.apiKey, model: llm.model, timeoutMs: llm.timeoutMs })
@@ -284,8 +293,10 @@ async function generate(values: Values, io: ContentIo): Promise<number> {
       process.off('SIGINT', onSignal)
       process.off('SIGTERM', onSignal)
     }
-    for (const line of formatReport(outcome)) io.out(line)
-    if (outcome.done > 0) io.out(RESTART_REMINDER)
+    if (json) io.out(JSON.stringify(outcome, null, 2))
+    else for (const line of formatReport(outcome)) io.out(line)
+    // With --json, stdout holds the one JSON document; the reminder goes to stderr.
+    if (outcome.done > 0) (json ? io.err : io.out)(RESTART_REMINDER)
     if (signalled !== undefined) return signalled === 'SIGINT' ? 130 : 143
     return outcome.fatal !== undefined || outcome.failed > 0 ? 1 : 0
   })
@@ -334,7 +345,8 @@ async function readInput(file: string): Promise<string> {
   return readFileSync(file, 'utf8')
 }
 
-async function importContent(file: string, explicit: Target | undefined, dryRun: boolean, io: ContentIo): Promise<number> {
+async function importContent(file: string, explicit: Target | undefined, options: { dryRun: boolean; json: boolean }, io: ContentIo): Promise<number> {
+  const { dryRun, json } = options
   const config = loadConfig()
   if (file !== '-' && !existsSync(file)) {
     io.err(`no such file: ${file}`)
@@ -345,6 +357,7 @@ async function importContent(file: string, explicit: Target | undefined, dryRun:
   const what = explicit ?? (isNarrativeJsonl(text) ? 'narratives' : 'verses')
   return withDatabase(config, io, async ({ content, narrative }) => {
     const result = what === 'narratives' ? await narrative.content.import(text, { dryRun }) : await content.import(text, { dryRun })
+    if (json) io.out(JSON.stringify({ target: what, dry_run: dryRun, ...result }, null, 2))
     for (const rejected of result.rejected) io.err(`line ${rejected.line}: ${rejected.reason}`)
     if (result.rejected.length > 0) {
       io.err(
@@ -352,7 +365,9 @@ async function importContent(file: string, explicit: Target | undefined, dryRun:
       )
       return 1
     }
-    if (dryRun) {
+    if (json) {
+      if (result.written) io.err(RESTART_REMINDER)
+    } else if (dryRun) {
       io.out(`Dry run: all ${formatCount(result.lines)} lines are valid; nothing was written.`)
     } else if (!result.written) {
       io.out('The file has no content lines; nothing was written.')

@@ -41,10 +41,20 @@ Content:
                                      (plainverse content --help for details)
 
 Options:
-  --json                             Print JSON instead of text
+  --json                             Print JSON instead of text (every command)
   -h, --help                         Show this help
 
+Exit codes: 0 success, 1 error, 3 unknown key, 64 bad usage (an unknown command or option,
+a missing or invalid argument), 75 DATA_DIR held by another process, 78 bad configuration.
+
 Configuration comes from the same environment variables as the server (see README).`
+
+/** Exit codes (sysexits.h where one fits). */
+const EX_USAGE = 64
+const EX_CONFIG = 78
+
+/** A command line that cannot be run as written: exits {@link EX_USAGE} with the usage text. */
+class UsageError extends Error {}
 
 type Print = (line: string) => void
 
@@ -57,7 +67,7 @@ export async function run(argv: readonly string[], out: Print = console.log, err
     parsed = parse(argv)
   } catch (error) {
     err(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`)
-    return 64 // EX_USAGE
+    return EX_USAGE
   }
   const {
     positionals: [group, command, ...rest],
@@ -67,30 +77,40 @@ export async function run(argv: readonly string[], out: Print = console.log, err
     out(USAGE)
     return 0
   }
-  const config = loadConfig()
+  let config: Config
   try {
-    if (group === 'db' && (command === 'migrate' || command === 'seed')) return await database(config, command, out)
+    config = loadConfig()
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error
+    err(error.message)
+    return EX_CONFIG
+  }
+  const json = values.json === true ? (value: unknown) => out(JSON.stringify(value, null, 2)) : undefined
+  try {
+    if (group === 'db' && (command === 'migrate' || command === 'seed') && rest.length === 0) return await database(config, command, json, out)
     const action = adminAction(group, command, rest, values)
-    if (action === undefined) {
-      err(`Unknown command: ${argv.join(' ')}\n\n${USAGE}`)
-      return 64
-    }
+    if (action === undefined) throw new UsageError(`Unknown command: ${argv.join(' ')}`)
     return await withOperations(
       config,
       async (ops) => {
-        await action(ops, values.json === true ? (value) => out(JSON.stringify(value, null, 2)) : undefined, out)
+        await action(ops, json, out)
         return 0
       },
       err,
     )
   } catch (error) {
+    if (error instanceof UsageError) {
+      err(`${error.message}\n\n${USAGE}`)
+      return EX_USAGE
+    }
     if (error instanceof DataDirUnavailable) {
       err(`error: ${error.message}`)
       return EX_TEMPFAIL
     }
     if (error instanceof AppError) {
       err(`error: ${error.detail} (${error.code})`)
-      return error.status === 404 ? 3 : 1
+      // An argument the service refuses (a name too long...) is bad usage like a missing one.
+      return error.status === 404 ? 3 : error.status === 400 ? EX_USAGE : 1
     }
     throw error
   }
@@ -153,10 +173,10 @@ function adminAction(group: string, command: string | undefined, rest: readonly 
   if (command === 'create') {
     const name = values.name
     const tier = values.tier ?? 'free'
-    if (name === undefined) throw new AppError('invalid_parameter', 'keys create needs --name NAME.')
-    if (!(TIERS as readonly string[]).includes(tier)) throw new AppError('invalid_parameter', `--tier must be one of ${TIERS.join(', ')}.`)
+    if (name === undefined) throw new UsageError('keys create needs --name NAME')
+    assertTier(tier)
     return async (ops, json, out) => {
-      const created = await ops.createKey({ name, account: values.account ?? 'operator', tier: tier as Tier })
+      const created = await ops.createKey({ name, account: values.account ?? 'operator', tier })
       if (json) return json(created)
       out(created.key)
       out(
@@ -181,12 +201,17 @@ function adminAction(group: string, command: string | undefined, rest: readonly 
     }
   }
   if (command === 'set-tier' && id !== undefined && tier !== undefined) {
+    assertTier(tier)
     return async (ops, json, out) => {
       const key = await ops.setTier(id, tier)
       return json ? json(key) : out(`Tier set: ${describe(key)}`)
     }
   }
   return undefined
+}
+
+function assertTier(tier: string): asserts tier is Tier {
+  if (!(TIERS as readonly string[]).includes(tier)) throw new UsageError(`the tier must be one of ${TIERS.join(', ')} (got ${JSON.stringify(tier)})`)
 }
 
 function describe(key: KeyView): string {
@@ -232,7 +257,7 @@ async function withOperations(config: Config, work: (ops: AdminOperations) => Pr
   }
 }
 
-async function database(config: Config, command: 'migrate' | 'seed', out: Print): Promise<number> {
+async function database(config: Config, command: 'migrate' | 'seed', json: ((value: unknown) => void) | undefined, out: Print): Promise<number> {
   // Only the embedded database needs the lock; PostgreSQL serializes migrations itself.
   const lock = config.databaseUrl === undefined ? claimEmbeddedDatabase(resolve(config.dataDir)) : undefined
   const handle = await openDatabase(databaseLocation(config)).catch((error: unknown) => {
@@ -242,9 +267,14 @@ async function database(config: Config, command: 'migrate' | 'seed', out: Print)
   try {
     if (command === 'migrate') {
       const applied = await migrateToLatest(handle.db)
-      out(applied.length === 0 ? 'migrations: up to date' : `migrations applied: ${applied.join(', ')}`)
+      if (json) json({ migrations: applied })
+      else out(applied.length === 0 ? 'migrations: up to date' : `migrations applied: ${applied.join(', ')}`)
     } else {
       const report = await prepareDatabase(handle.db)
+      if (json) {
+        json(report)
+        return 0
+      }
       out(report.migrations.length === 0 ? 'migrations: up to date' : `migrations applied: ${report.migrations.join(', ')}`)
       out(`kjv: ${report.seed.kjv.status} (${report.seed.kjv.verses} verses)`)
       const content = report.seed.content
@@ -270,6 +300,6 @@ async function database(config: Config, command: 'migrate' | 'seed', out: Print)
 run(process.argv.slice(2))
   .then((code) => process.exit(code))
   .catch((error: unknown) => {
-    process.stderr.write(`${error instanceof ConfigError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`)
+    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`)
     process.exit(1)
   })

@@ -180,6 +180,16 @@ export class KeyVerifier {
     this.timer = setTimeout(tick, 0).unref()
   }
 
+  /** Polls completed so far: a poll that starts after a change has applied it once it completes. */
+  get completedPolls(): number {
+    return this.polls
+  }
+
+  /** How often {@link start} polls for changed keys (ms). */
+  get pollIntervalMs(): number {
+    return this.options.pollIntervalMs
+  }
+
   /** Stops polling. */
   stop(): void {
     if (this.timer !== undefined) clearTimeout(this.timer)

@@ -116,6 +116,14 @@ t.test('export, import (dry run, idempotent), round trip', async (t) => {
   const dry = await content(['import', file, '--dry-run'], env)
   t.equal(dry.code, 0, dry.stderr)
   t.match(dry.stdout, /Dry run: all 1 lines are valid; nothing was written/)
+  const dryJson = await content(['import', file, '--dry-run', '--json'], env)
+  t.equal(dryJson.code, 0, dryJson.stderr)
+  t.same(
+    JSON.parse(dryJson.stdout),
+    { target: 'verses', dry_run: true, lines: 1, accepted: 1, rejected: [], written: false },
+    'import --json: the result as JSON',
+  )
+  t.same(jsonl((await content(['export', '--json'], env)).stdout), jsonl((await content(['export'], env)).stdout), 'export is JSON with or without --json')
 
   const exported = await content(['export'], env)
   t.equal(exported.code, 0, exported.stderr)
@@ -431,7 +439,7 @@ t.test('generate: a whole book, then nothing left to do', async (t) => {
   const env = { DATA_DIR: dir, LLM_BASE_URL: llm.url, LLM_MODEL: 'local-test' }
 
   const unset = await content(['generate', '--style', 'casual', '--book', GENERATED_BOOK.slug], { DATA_DIR: dir, LLM_BASE_URL: llm.url })
-  t.equal(unset.code, 1)
+  t.equal(unset.code, 78, 'a missing variable is bad configuration, as for the server')
   t.match(unset.stderr, /LLM_MODEL is not set/)
   t.equal((await content(['generate', '--book', GENERATED_BOOK.slug], env)).code, 64, '--style is required')
 
@@ -440,6 +448,13 @@ t.test('generate: a whole book, then nothing left to do', async (t) => {
   t.match(dry.stdout, new RegExp(`to generate: ${fmt(N)} verses`))
   t.match(dry.stdout, new RegExp(`First request \\(${GENERATED_BOOK.slug}-1-1\\)`))
   t.match(dry.stdout, /Token estimate \(an estimate/)
+  const dryJson = await content(['generate', '--style', 'casual', '--book', GENERATED_BOOK.slug, '--dry-run', '--json'], env)
+  t.equal(dryJson.code, 0, dryJson.stderr)
+  t.match(
+    JSON.parse(dryJson.stdout),
+    { style: 'casual', toGenerate: N, first: { slug: `${GENERATED_BOOK.slug}-1-1` } },
+    'generate --dry-run --json: the plan as JSON',
+  )
   t.equal(llm.requests(), 0, 'a dry run calls no provider')
 
   const run = await content(['generate', '--style', 'casual', '--book', GENERATED_BOOK.slug, '--concurrency', '3'], env)

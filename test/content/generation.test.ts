@@ -387,18 +387,18 @@ t.test('retries, failures and the report', async (t) => {
     }
   })
   const events: string[] = []
-  const started = Date.now()
   const report = await generateContent(deps, {
     style: 'faithful',
     book: 'Genesis',
     chapter: 1,
     limit: 6,
     concurrency: 2,
-    client: client(server, { timeoutMs: 150, maxRequests: 3, waits }),
+    // Only the verse that never answers reaches the timeout, however slow the machine: every
+    // other reply is immediate. The backoff waits go through the injected sleep (`waits`).
+    client: client(server, { timeoutMs: 3000, maxRequests: 3, waits }),
     model: 'test-model',
     onEvent: (e) => events.push(e.type),
   })
-  t.ok(Date.now() - started < 10_000, 'no real backoff waits')
 
   t.match(report, { selected: 31, toGenerate: 6, done: 3, failed: 3, interrupted: 0, notStarted: 0, aborted: false, fatal: undefined })
   t.equal(report.answerRetries, 3, 'Genesis 1:1 once (malformed), Genesis 1:2 twice (invalid)')
@@ -416,7 +416,7 @@ t.test('retries, failures and the report', async (t) => {
   t.same(Object.keys(reasons).sort(), ['HTTP 503', 'invalid content: bottom_line bottom_line_words, simplified_text archaic_form', 'timeout'])
   const invalid = report.failures.find((f) => f.reason.startsWith('invalid content'))
   t.match(invalid?.examples[0], { slug: 'genesis-1-2', detail: /uses archaic form "thou"[\s\S]*has 40 words; at most 30/ })
-  t.match(report.failures.find((f) => f.reason === 'timeout')?.examples[0], { slug: 'genesis-1-5', detail: /timeout after 0.15 s \(after 3 requests\)/ })
+  t.match(report.failures.find((f) => f.reason === 'timeout')?.examples[0], { slug: 'genesis-1-5', detail: /timeout after 3 s \(after 3 requests\)/ })
   t.match(report.failures.find((f) => f.reason === 'HTTP 503')?.examples[0], { slug: 'genesis-1-6', detail: /HTTP 503: status 503/ })
   t.ok(events.includes('retry') && events.includes('failed') && events.includes('done'))
 
@@ -485,23 +485,19 @@ t.test('aborting mid-run: no new requests, in-flight ones aborted, nothing half-
     style: 'faithful',
     book: 'John',
     chapter: 11,
-    client: client(server, { timeoutMs: 30_000 }),
+    // A request timeout longer than any test run: only the abort can end the hung requests.
+    client: client(server, { timeoutMs: 3_600_000 }),
     model: 'test-model',
     signal: controller.signal,
   })
-  const deadline = Date.now() + 10_000
-  while (!(server.received.length === 10 && server.inFlight() === 4)) {
-    if (Date.now() > deadline) throw new Error(`never reached 4 hung requests (${server.received.length} received, ${server.inFlight()} in flight)`)
-    await new Promise((r) => setTimeout(r, 10))
-  }
-  const abortedAt = Date.now()
+  // Polls for a state, not a time: tap's own timeout ends a run that never gets there.
+  while (!(server.received.length === 10 && server.inFlight() === 4)) await new Promise((r) => setTimeout(r, 10))
   controller.abort()
   const report = await run
-  t.ok(Date.now() - abortedAt < 2000, 'in-flight requests are aborted, not waited for (timeout is 30 s)')
   t.match(report, { aborted: true, fatal: undefined, toGenerate: 57, done: 6, failed: 0, interrupted: 4, notStarted: 47 })
-  await new Promise((r) => setTimeout(r, 100))
-  t.equal(server.received.length, 10, 'no request after the abort')
-  t.equal(server.inFlight(), 0, 'the server saw the hung requests closed')
+  t.same(report.failures, [], 'the hung requests were aborted, not timed out')
+  while (server.inFlight() > 0) await new Promise((r) => setTimeout(r, 10))
+  t.equal(server.received.length, 10, 'no request after the abort, and the server saw the hung requests closed')
 
   const rows = await generated(repository, 'faithful')
   t.equal(rows.length, 6, 'exactly the verses reported done')

@@ -29,7 +29,7 @@ function bookOf(pair: Pair): number {
 }
 
 t.test('the pairs cover the whole Bible and the hard cases', async (t) => {
-  t.ok(pairs.length >= 320, `${pairs.length} pairs`)
+  t.equal(pairs.length, 381, 'the 381 hand-checked pairs')
   t.equal(new Set(pairs.map((p) => p.ref)).size, pairs.length, 'no reference twice')
   t.notOk(
     pairs.some((p) => bookOf(p) === 0),
@@ -376,6 +376,39 @@ t.test("findHybrids: modern English and the KJV's own grammar are not hybrids", 
   for (const text of clean) t.same(findHybrids(text), [], text)
 })
 
+/**
+ * Words no modern reader uses in any sense, kept here rather than taken from the modernizer's
+ * own lists (src/text/archaic.ts), so that the grade does not depend on what the graded code
+ * knows. Words with a modern sense too (art, bare, sore, spoken, naught) are left out.
+ */
+const INDEPENDENT_ARCHAIC: ReadonlySet<string> = new Set(
+  (
+    'thou thee thy thine thyself ye hath hast doth dost shalt wilt canst didst hadst wast wert saith spake shew shewed unto ere ' +
+    'whither whence hither thither thereof therein thereon thereto therewith thereby thereunto wherein whereof whereby wherewith ' +
+    'whereupon whereon whereunto wherefore hearken hearkened hearkeneth lo behold beheld verily yea nay peradventure howbeit albeit ' +
+    'begat brethren raiment smite smote smitten wroth wist wot trow twain methinks hitherto henceforth thenceforth whosoever ' +
+    'whatsoever insomuch forasmuch betwixt amongst whilst anon kine victuals froward haply bewray shapen goeth cometh maketh'
+  ).split(' '),
+)
+
+/** The words of a text from {@link INDEPENDENT_ARCHAIC}; a hyphenated name ("Lo-debar") is one word. */
+function independentArchaic(text: string): string[] {
+  return [...new Set((text.match(/[A-Za-z]+(?:-[A-Za-z]+)*/g) ?? []).map((w) => w.toLowerCase()).filter((w) => INDEPENDENT_ARCHAIC.has(w)))]
+}
+
+t.test('graded by a list of its own: no archaic word is left over the whole KJV', async (t) => {
+  const verses = readKjvSeed(projectPath(KJV_SEED_FILE)).verses
+  // The check can fail: the list finds its words in the KJV itself.
+  const archaic = verses.filter((verse) => independentArchaic(verse.text).length > 0).length
+  t.ok(archaic > 10_000, `the list finds archaic words in ${archaic} verses of the KJV`)
+  const left = verses.flatMap((verse) => {
+    const words = independentArchaic(modernize(verse.text))
+    return words.length === 0 ? [] : [`${verse.id}: ${words.join(', ')}`]
+  })
+  t.same(left.slice(0, 20), [], `${left.length} modernized verses keep an archaic word`)
+  for (const pair of pairs) t.same(independentArchaic(pair.modern), [], `${pair.ref}: the hand-checked text`)
+})
+
 t.test('no hybrid is left over the whole KJV', async (t) => {
   const verses = readKjvSeed(projectPath(KJV_SEED_FILE)).verses
   t.equal(verses.length, 31102)
@@ -482,7 +515,7 @@ t.test('modernize: words whose meaning changed, only where the old sense is cert
     ],
     [
       'only he who now letteth will let, until; but was let hitherto; who shall let it?',
-      'only he who now restrains will restrain, until; but was hindered hitherto; who shall hinder it?',
+      'only he who now restrains will restrain, until; but was hindered until now; who shall hinder it?',
       'let as hinder',
     ],
     ['he that letteth him go; let us go', 'he that lets him go; let us go', 'let as let'],

@@ -1,6 +1,7 @@
 /**
  * Contract conformance: every response a test receives is checked against openapi.yaml
- * (operation, status, content type, required headers, body schema). A response the
+ * (operation, status, content type, required headers, the value of every declared header,
+ * body schema). A response the
  * contract does not describe fails the test.
  */
 import { readFileSync } from 'node:fs'
@@ -82,6 +83,36 @@ const GENERIC: JsonObject = Object.fromEntries(
 )
 
 /**
+ * A header's value as its schema sees it: the text, or for a numeric schema the number it
+ * spells (a value that is not a plain decimal number stays text, and fails the schema).
+ */
+function headerValue(raw: string | string[] | number, schema: JsonObject): unknown {
+  const text = Array.isArray(raw) ? raw.join(', ') : String(raw)
+  const type = schema.type
+  if ((type === 'integer' || type === 'number') && /^-?\d+(?:\.\d+)?$/.test(text)) return Number(text)
+  return text
+}
+
+/** The declared headers that are missing (when required) or whose value breaks their schema. */
+function headerViolations(label: string, declared: JsonObject, headers: ObservedResponse['headers']): string[] {
+  const problems: string[] = []
+  for (const [name, node] of Object.entries(declared)) {
+    const header = resolve(node)
+    const raw = headers[name.toLowerCase()]
+    if (raw === undefined) {
+      if (header.required === true) problems.push(`${label}: required header ${name} is missing`)
+      continue
+    }
+    if (header.schema === undefined) continue
+    const validate = validatorFor(`${label} header ${name}`, header.schema)
+    if (!validate(headerValue(raw, resolve(header.schema)))) {
+      problems.push(`${label}: header ${name} ${JSON.stringify(raw)} ${(validate.errors ?? []).map((e) => e.message ?? '').join('; ')}`)
+    }
+  }
+  return problems
+}
+
+/**
  * Lists every way the response departs from the contract; empty when it conforms.
  * @example contractViolations(observed) // ['200 body: /slug must match pattern ...']
  */
@@ -93,12 +124,7 @@ export function contractViolations(response: ObservedResponse): string[] {
   const declared = responses[status] ?? responses[`${status[0]}XX`] ?? responses.default
   if (declared === undefined) return [`${label}: status ${status} is not in the contract`]
   const spec = resolve(declared)
-  const problems: string[] = []
-  for (const [name, header] of Object.entries((spec.headers as JsonObject | undefined) ?? {})) {
-    if (resolve(header).required === true && response.headers[name.toLowerCase()] === undefined) {
-      problems.push(`${label} ${status}: required header ${name} is missing`)
-    }
-  }
+  const problems = headerViolations(`${label} ${status}`, (spec.headers as JsonObject | undefined) ?? {}, response.headers)
   const content = spec.content as Record<string, JsonObject> | undefined
   const rawType = response.headers['content-type']
   const mediaType = typeof rawType === 'string' ? (rawType.split(';')[0] ?? '').trim() : undefined

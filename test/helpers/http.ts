@@ -36,17 +36,39 @@ export interface FetchedResponse {
   json<T>(): T
 }
 
-/** fetch() against a listening server, checked against the contract. */
-export async function fetchChecked(t: Asserter, baseUrl: string, path: string, init: RequestInit = {}): Promise<FetchedResponse> {
-  const response = await fetch(new URL(path, baseUrl), init)
-  const body = await response.text()
+/** Fails the test with every way a fetched response departs from the contract. */
+function checkFetched(t: Asserter, method: string, url: URL, response: Response, body: string): void {
   const violations = contractViolations({
-    method: init.method ?? 'GET',
-    url: path,
+    method,
+    url: `${url.pathname}${url.search}`,
     status: response.status,
     headers: Object.fromEntries(response.headers.entries()),
     body,
   })
   if (violations.length > 0) t.fail(`contract: ${violations.join('; ')}`)
+}
+
+/** fetch() against a listening server, checked against the contract. */
+export async function fetchChecked(t: Asserter, baseUrl: string, path: string, init: RequestInit = {}): Promise<FetchedResponse> {
+  const url = new URL(path, baseUrl)
+  const response = await fetch(url, init)
+  const body = await response.text()
+  checkFetched(t, init.method ?? 'GET', url, response, body)
   return { status: response.status, headers: response.headers, body, json: <T>() => JSON.parse(body) as T }
+}
+
+/**
+ * A fetch() whose every response is checked against the contract, for clients that make their
+ * own requests (the MCP SDK's transport: `new StreamableHTTPClientTransport(url, { fetch })`).
+ * The body is read whole, then handed on unchanged.
+ */
+export function checkedFetch(t: Asserter): (input: string | URL, init?: RequestInit) => Promise<Response> {
+  return async (input, init = {}) => {
+    const url = new URL(input)
+    const response = await fetch(url, init)
+    const body = await response.text()
+    checkFetched(t, init.method ?? 'GET', url, response, body)
+    const empty = response.status === 204 || response.status === 304 || (init.method ?? 'GET').toUpperCase() === 'HEAD'
+    return new Response(empty ? null : body, { status: response.status, statusText: response.statusText, headers: response.headers })
+  }
 }

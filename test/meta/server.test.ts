@@ -73,7 +73,7 @@ t.test('a bad variable fails start-up with a message naming it', async (t) => {
   ] as const) {
     const server = await startServer({ [name]: value, DATA_DIR: '/nonexistent-not-used' }, 30_000)
     const code = await server.exited
-    t.not(code, 0, `${name} exits non-zero`)
+    t.equal(code, 78, `${name} exits 78 (EX_CONFIG), as the README says`)
     t.match(server.stderr(), new RegExp(`${name}`), `${name} is named`)
   }
 })

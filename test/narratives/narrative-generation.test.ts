@@ -107,6 +107,14 @@ const VALID = (title: string): Record<string, string> => ({
 })
 /** One sentence, and archaic forms in faithful text: rejected every time. */
 const INVALID = { summary: 'Thou seest Jesus, and he saith unto them that ye shall follow.', bottom_line: 'Jesus hath spoken.' }
+/** What the model is told about {@link INVALID} when asked again. */
+const FEEDBACK = [
+  'That answer was rejected:',
+  '- summary (sentence_count): has 1 sentence; 2 to 4 are allowed',
+  '- summary (archaic_form): uses archaic forms "thou", "seest", "saith", "unto", "ye"; write modern English',
+  '- bottom_line (archaic_form): uses archaic form "hath"; write modern English',
+  'Write the whole JSON object again, fixing these problems and following every rule.',
+].join('\n')
 
 t.test('generation stores valid answers with provenance, retries and fails invalid ones, and resumes', async (t) => {
   const deps = await setup(t)
@@ -151,7 +159,10 @@ t.test('generation stores valid answers with provenance, retries and fails inval
   t.equal(fake.bodies[0]?.response_format.json_schema.name, 'plainverse_narrative_faithful')
   t.match(formatReport(first).join('\n'), /selected: +\d+ narratives[\s\S]*generated: +2 of 3/)
   // The retry feeds the problems back to the model.
-  t.ok(fake.bodies.some((b) => b.messages.some((m) => m.role === 'user' && /That answer was rejected:[\s\S]*archaic/.test(m.content))))
+  // The retry feeds the problems back to the model: both retries of the invalid narrative, each
+  // naming every problem, the archaic forms among them.
+  const feedback = fake.bodies.map((b) => b.messages.at(-1)?.content ?? '').filter((c) => c.startsWith('That answer was rejected:'))
+  t.same(feedback, [FEEDBACK, FEEDBACK], 'two retries, each with the rejected fields and rules')
 
   const rows = (await deps.repository.listAll()).filter((r) => r.method === 'generated')
   t.same(rows.map((r) => r.slug).sort(), [ok1.slug, ok2.slug].sort())

@@ -288,34 +288,34 @@ for (const backend of backends) {
       assertRateLimit(t, free, { limit: 25, remaining: 0 }, 'free again')
     })
 
-    t.test('a counter that lost its state is rebuilt from the ledger', async (t) => {
-      if (testApp.services.counter instanceof RedisQuotaCounter) {
-        const counter = testApp.services.counter
-        const { key, id } = await newKey()
-        for (let i = 0; i < 3; i++) await verse(key)
-        await testApp.services.usage.flush()
-        t.equal(counter.key(id, PERIOD), `plainverse:quota:${id}:${PERIOD}`, 'the Redis key')
-        const redis = new Redis(REDIS_URL ?? '', { maxRetriesPerRequest: 1 })
-        t.teardown(() => redis.disconnect())
-        t.equal(await redis.get(counter.key(id, PERIOD)), '3', 'the counter holds 3')
-        t.equal(await redis.del(counter.key(id, PERIOD)), 1, 'counter deleted (as by a Redis restart or eviction)')
-        const after = await verse(key)
-        t.equal(after.statusCode, 200)
-        assertRateLimit(t, after, { limit: 25, remaining: 21 }, 'after rebuilding from the ledger')
-        t.equal(await redis.get(counter.key(id, PERIOD)), '4', 'the counter is back')
-        t.ok((await redis.pttl(counter.key(id, PERIOD))) > 0, 'and expires')
+    // The embedded counter loses its state only with its process: the restart subtest below
+    // rebuilds it from the ledger. Redis can lose a key while the app runs (restart, eviction).
+    const lostState = backend.env.REDIS_URL === undefined ? 'the embedded counter loses its state only with its process (see the restart subtest)' : false
+    t.test('a counter that lost its state is rebuilt from the ledger', { skip: lostState }, async (t) => {
+      const counter = testApp.services.counter
+      if (!(counter instanceof RedisQuotaCounter)) throw new Error('REDIS_URL is set but the counter is not Redis')
+      const { key, id } = await newKey()
+      for (let i = 0; i < 3; i++) await verse(key)
+      await testApp.services.usage.flush()
+      t.equal(counter.key(id, PERIOD), `plainverse:quota:${id}:${PERIOD}`, 'the Redis key')
+      const redis = new Redis(REDIS_URL ?? '', { maxRetriesPerRequest: 1 })
+      t.teardown(() => redis.disconnect())
+      t.equal(await redis.get(counter.key(id, PERIOD)), '3', 'the counter holds 3')
+      t.equal(await redis.del(counter.key(id, PERIOD)), 1, 'counter deleted (as by a Redis restart or eviction)')
+      const after = await verse(key)
+      t.equal(after.statusCode, 200)
+      assertRateLimit(t, after, { limit: 25, remaining: 21 }, 'after rebuilding from the ledger')
+      t.equal(await redis.get(counter.key(id, PERIOD)), '4', 'the counter is back')
+      t.ok((await redis.pttl(counter.key(id, PERIOD))) > 0, 'and expires')
 
-        // Counted but not yet flushed: the journal is part of the ledger total.
-        await verse(key)
-        await verse(key)
-        await redis.del(counter.key(id, PERIOD))
-        const usage = await call(t, app, { url: '/api/v1/usage', headers: { 'x-api-key': key } })
-        t.equal(usage.json<KeyUsage>().total_queries, 6, '/usage rebuilds it too, journal included')
-        await redis.del(counter.key(id, PERIOD))
-        assertRateLimit(t, await verse(key), { limit: 25, remaining: 18 }, 'after losing unflushed counts')
-      } else {
-        t.pass('embedded counter: covered by the restart test below')
-      }
+      // Counted but not yet flushed: the journal is part of the ledger total.
+      await verse(key)
+      await verse(key)
+      await redis.del(counter.key(id, PERIOD))
+      const usage = await call(t, app, { url: '/api/v1/usage', headers: { 'x-api-key': key } })
+      t.equal(usage.json<KeyUsage>().total_queries, 6, '/usage rebuilds it too, journal included')
+      await redis.del(counter.key(id, PERIOD))
+      assertRateLimit(t, await verse(key), { limit: 25, remaining: 18 }, 'after losing unflushed counts')
     })
 
     t.test('a second instance (or a restart) continues the count from the ledger', async (t) => {

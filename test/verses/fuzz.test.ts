@@ -5,19 +5,9 @@
 import t from 'tap'
 import { buildTestApp, createTestKey } from '../helpers/app.js'
 import { call } from '../helpers/http.js'
+import { FUZZ_SEED, rng } from '../helpers/random.js'
 
-/** mulberry32: a small seeded PRNG so that runs are reproducible. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let x = Math.imul(a ^ (a >>> 15), 1 | a)
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296
-  }
-}
-
-const seed = Number(process.env.FUZZ_SEED ?? Date.now() % 1_000_000)
+const seed = FUZZ_SEED
 const random = rng(seed)
 const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.:~!$&\'()*+,;=@ %/?#[]{}"<>\\^`|\u00e9\u00f6\u4e2d\u{1f600}\u0000\u202e'

@@ -519,6 +519,10 @@ const BROAD_REPLACEMENTS: ReadonlyMap<string, string> = new Map([
   ['thereto', 'to it'],
   ['thereunto', 'to it'],
   ['therewith', 'with it'],
+  ['thereby', 'by it'],
+  ['henceforth', 'from now on'],
+  ['thenceforth', 'from then on'],
+  ['hitherto', 'until now'],
   ['whosoever', 'whoever'],
   ['whatsoever', 'whatever'],
   ['whomsoever', 'whomever'],
@@ -527,6 +531,7 @@ const BROAD_REPLACEMENTS: ReadonlyMap<string, string> = new Map([
   ['smote', 'struck'],
   ['smite', 'strike'],
   ['smiting', 'striking'],
+  ['smitten', 'struck'],
   ['hearken', 'listen'],
   ['hearkened', 'listened'],
   ['hearkening', 'listening'],
@@ -542,6 +547,11 @@ const BROAD_REPLACEMENTS: ReadonlyMap<string, string> = new Map([
   ['amongst', 'among'],
   ['sith', 'since'],
   ['trow', 'think'],
+  ['froward', 'perverse'],
+  ['haply', 'perhaps'],
+  ['albeit', 'although'],
+  ['bewray', 'betray'],
+  ['shapen', 'formed'],
   ['wherewithal', 'with what'],
   ['meat', 'food'],
   ['meats', 'foods'],
@@ -556,6 +566,8 @@ const WHERE_PREPOSITIONS: ReadonlyMap<string, string> = new Map([
   ['whereon', 'on'],
   ['whereunto', 'to'],
   ['wherewith', 'with'],
+  ['whereby', 'by'],
+  ['whereupon', 'on'],
 ])
 
 /** Plain auxiliaries that keep their place before "you" in a question ("have ye": "have you"). */
@@ -1943,6 +1955,14 @@ function modernizeWord(sentence: Sentence, index: number): string {
       return prev !== undefined && ['be', 'were', 'was', 'is', 'are', 'am', 'been'].includes(prev) ? matchCase(word, 'aware') : word
     case 'wherefore':
       return matchCase(word, whereforeMeaning(sentence, index))
+    case 'whereby':
+      // "whereby shall I know...?" asks how; elsewhere it is the means, "by which".
+      if (inQuestion(sentence, index) && nextJoined && (PLAIN_AUXILIARIES.has(next) || next === 'shall')) return matchCase(word, 'how')
+      return matchCase(word, whereAsks(sentence, index) ? 'by what' : 'by which')
+    case 'whereupon':
+      // A question asks "on what"; opening a statement it is "then" ("Whereupon the king took counsel").
+      if (whereAsks(sentence, index)) return matchCase(word, 'on what')
+      return matchCase(word, index === 0 ? 'then' : 'on which')
     case 'whereof':
     case 'wherein':
     case 'whereon':
@@ -2036,5 +2056,10 @@ export function modernize(kjv: string): string {
     sentence.words = sentence.words.map((_word, index) => modernizeWord(sentence, index))
   })
   text = pass(text, rewriteSuffer)
+  // Word order a modern reader expects: "Then saith he to them" is "Then he says to them" (not
+  // "These things says he that..." where "he that" is the subject), "see thou do it not" is
+  // "see that you do not do it".
+  text = text.replace(/\b([Tt]hen|after that) says (he|she)\b(?! that\b| which\b| who\b)/g, '$1 $2 says')
+  text = text.replace(/\bdo it not\b/g, 'do not do it')
   return text
 }
