@@ -380,7 +380,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * No server-to-client stream (405)
+         * @description The endpoint is stateless and opens no server-to-client stream, so `GET` (and `DELETE`) answer `405` (`method_not_allowed`) with `Allow: POST, OPTIONS`, as the Streamable HTTP transport specifies for servers without one.
+         */
+        get: operations["getMcp"];
         put?: never;
         /**
          * The Model Context Protocol endpoint
@@ -453,7 +457,7 @@ export interface paths {
         };
         /**
          * The MCP server card
-         * @description The same document as `/.well-known/mcp/server-card.json`.
+         * @description The same document as `/.well-known/mcp/server-card.json`, with the same media types.
          */
         get: operations["getMcpServerCard"];
         put?: never;
@@ -475,7 +479,9 @@ export interface paths {
          * The MCP server card (well-known path)
          * @description Describes the MCP server for discovery: name, description, version, the endpoint URL
          *     with its transport (`streamable-http`), how to authenticate, and every tool with its
-         *     input schema. Generated from the tool definitions the endpoint itself serves.
+         *     input schema. Generated from the tool definitions the endpoint itself serves. Its shape is
+         *     the MCP Server Cards draft's (SEP-2127). Served as `application/mcp-server-card+json`
+         *     when `Accept` names that type, otherwise as `application/json`.
          */
         get: operations["getWellKnownMcpServerCard"];
         put?: never;
@@ -497,15 +503,21 @@ export interface paths {
          * The API catalog (RFC 9727)
          * @description A linkset (RFC 9264) naming this API with its OpenAPI document (`service-desc`), its
          *     documentation (`service-doc`), its terms (`terms-of-service`), its status probe
-         *     (`status`) and the MCP endpoint. `HEAD` answers with a `Link` header of relation
-         *     `api-catalog`.
+         *     (`status`) and the MCP endpoint, served as `application/linkset+json` with the
+         *     `profile` parameter of RFC 9727 (the RFC's own URI). Each target's `type` is the media
+         *     type that target is served with. `HEAD` answers with the same headers, among them the
+         *     `Link` header of relation `api-catalog` (RFC 9727 section 3).
          */
         get: operations["getApiCatalog"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
-        head?: never;
+        /**
+         * The API catalog's headers (RFC 9727)
+         * @description The headers of `GET /.well-known/api-catalog` without the body, among them `Link` with relation `api-catalog`.
+         */
+        head: operations["headApiCatalog"];
         patch?: never;
         trace?: never;
     };
@@ -518,7 +530,7 @@ export interface paths {
         };
         /**
          * The AI plugin manifest
-         * @description The `ai-plugin.json` manifest (schema_version `v1`): names and descriptions for people and models, `service_http` authentication with the `X-API-Key` header, and the OpenAPI document.
+         * @description The `ai-plugin.json` manifest (schema_version `v1`): names and descriptions for people and models, `user_http` authentication (each user's own key as `Authorization: Bearer`), and the OpenAPI document.
          */
         get: operations["getAiPluginManifest"];
         put?: never;
@@ -1290,58 +1302,124 @@ export interface components {
             /** @description Pass as `cursor` for the next page; null on the last page. */
             next_cursor: string | null;
         };
-        /** @description One JSON-RPC 2.0 request, notification, response or error (batches, which MCP dropped in revision 2025-06-18, are refused). */
-        JsonRpcMessage: {
+        /** @description One JSON-RPC 2.0 message as a client sends it: a request or notification (`method`), or a response to a server request (`result` or `error`). Batches, which MCP dropped in revision 2025-06-18, are refused. */
+        JsonRpcMessage: components["schemas"]["JsonRpcRequest"] | components["schemas"]["JsonRpcResult"] | components["schemas"]["JsonRpcError"];
+        /** @description A request (with `id`) or a notification (without), e.g. `initialize`, `tools/list`, `tools/call`. */
+        JsonRpcRequest: {
             /** @constant */
             jsonrpc: "2.0";
+            id?: components["schemas"]["JsonRpcId"];
+            /** @example tools/call */
+            method: string;
+            params?: {
+                [key: string]: unknown;
+            };
         };
+        /** @description The request's id, echoed in its response. */
+        JsonRpcId: string | number;
+        /** @description What the server answers to a request with an id (a tool's failure is a result with `isError: true`). */
+        JsonRpcResponse: components["schemas"]["JsonRpcResult"] | components["schemas"]["JsonRpcError"];
+        /** @description A successful response; `result` is the method's (for `tools/call`, `content`, `structuredContent` and `isError`). */
+        JsonRpcResult: {
+            /** @constant */
+            jsonrpc: "2.0";
+            id: components["schemas"]["JsonRpcId"];
+            result: {
+                [key: string]: unknown;
+            };
+        };
+        /** @description An error response: `-32700` the body is not JSON, `-32600` JSON that is not one valid JSON-RPC message, `-32601` an unknown method, `-32602` invalid params (an unknown tool, `tools/call` without a tool name), `-32000` a transport error (an unsupported protocol version, an `Accept` without `application/json` and `text/event-stream`). `id` is null when the request's id could not be read. */
+        JsonRpcError: {
+            /** @constant */
+            jsonrpc: "2.0";
+            id: components["schemas"]["JsonRpcId"] | null;
+            error: {
+                /** @example -32602 */
+                code: number;
+                message: string;
+                /** @description Anything the server adds about the error. */
+                data?: unknown;
+            };
+        };
+        /** @description An MCP server card in the shape of the Server Cards draft (SEP-2127), which builds on the MCP registry's `server.json`: a reverse-DNS `name`, a description of at most 100 characters, the remote endpoint with its headers and authentication, the capabilities and every tool with its schemas. */
         McpServerCard: {
-            $schema?: string;
+            /**
+             * Format: uri
+             * @constant
+             */
+            $schema: "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json";
+            /** @description The reverse-DNS form of PUBLIC_BASE_URL's host, a slash, and the service name (e.g. `org.example.api/plainverse`). */
             name: string;
             title?: string;
             description: string;
             version: string;
-            protocolVersion?: string;
             /** Format: uri */
             websiteUrl?: string;
-            endpoints: {
-                /** Format: uri */
-                url: string;
-                /** @constant */
-                transport: "streamable-http";
-            }[];
-            /** @description The endpoints again in the shape of the MCP registry's `server.json` (which the Server Cards proposal, SEP-2127, builds on). */
-            remotes?: {
-                /** @constant */
-                type: "streamable-http";
-                /** Format: uri */
-                url: string;
-            }[];
-            authentication: {
-                type: string;
-            };
-            tools: {
-                name: string;
-                title?: string;
-                description: string;
-                inputSchema: Record<string, never>;
-                outputSchema?: Record<string, never>;
-                annotations?: Record<string, never>;
-            }[];
-        };
-        Linkset: {
-            linkset: ({
-                /** Format: uri */
-                anchor: string;
+            remotes: components["schemas"]["McpRemote"][];
+            /** @description The server's capabilities, as `initialize` reports them. */
+            capabilities: {
+                tools?: {
+                    listChanged?: boolean;
+                };
             } & {
-                [key: string]: {
-                    /** Format: uri */
-                    href: string;
-                    type?: string;
-                    title?: string;
-                }[];
-            })[];
+                [key: string]: unknown;
+            };
+            tools: components["schemas"]["McpTool"][];
         };
+        /** @description How to reach the server over HTTP. */
+        McpRemote: {
+            /** @constant */
+            type: "streamable-http";
+            /** Format: uri */
+            url: string;
+            supportedProtocolVersions?: string[];
+            /** @description Headers a client sends; the API key goes in one of them. */
+            headers?: {
+                name: string;
+                description?: string;
+                isRequired?: boolean;
+                isSecret?: boolean;
+            }[];
+            authentication?: {
+                required: boolean;
+                schemes: string[];
+            };
+        };
+        /** @description One tool as `tools/list` describes it; the schemas are JSON Schema objects. */
+        McpTool: {
+            name: string;
+            title?: string;
+            description: string;
+            inputSchema: {
+                [key: string]: unknown;
+            };
+            outputSchema?: {
+                [key: string]: unknown;
+            };
+            annotations?: {
+                [key: string]: unknown;
+            };
+        };
+        /** @description An RFC 9264 linkset in its JSON form, as RFC 9727 profiles it: one link context per API (`anchor`) with its relations, each a list of targets. */
+        Linkset: {
+            linkset: components["schemas"]["LinkContext"][];
+        };
+        /** @description One API and its links (the relations this server uses). */
+        LinkContext: {
+            /** Format: uri */
+            anchor: string;
+            "service-desc"?: components["schemas"]["LinkTargets"];
+            "service-doc"?: components["schemas"]["LinkTargets"];
+            status?: components["schemas"]["LinkTargets"];
+            "terms-of-service"?: components["schemas"]["LinkTargets"];
+        };
+        LinkTargets: {
+            /** Format: uri */
+            href: string;
+            /** @description The media type the target is served with. */
+            type?: string;
+            title?: string;
+        }[];
         AiPluginManifest: {
             /** @constant */
             schema_version: "v1";
@@ -1349,11 +1427,13 @@ export interface components {
             name_for_model: string;
             description_for_human: string;
             description_for_model: string;
+            /** @description Each user brings their own API key, sent as `Authorization: Bearer <key>` (`user_http`, `bearer`). */
             auth: {
                 /** @constant */
-                type: "service_http";
-                authorization_type?: string;
-                custom_auth_header?: string;
+                type: "user_http";
+                /** @constant */
+                authorization_type: "bearer";
+                instructions?: string;
             };
             api: {
                 /** @constant */
@@ -1409,10 +1489,35 @@ export interface components {
             /** @enum {string} */
             database: "pglite" | "postgres";
         };
+        /** @description This document, with `servers` and `info.contact` from the server's configuration. */
         OpenApiDocument: {
             openapi: string;
-            info: Record<string, never>;
-            paths: Record<string, never>;
+            info: {
+                title: string;
+                version: string;
+                summary?: string;
+                description?: string;
+                contact?: {
+                    name?: string;
+                    email?: string;
+                    /** Format: uri */
+                    url?: string;
+                };
+                license?: {
+                    name: string;
+                    identifier?: string;
+                };
+            };
+            servers?: {
+                url: string;
+                description?: string;
+            }[];
+            paths: {
+                [key: string]: unknown;
+            };
+            components?: {
+                [key: string]: unknown;
+            };
         };
     };
     responses: {
@@ -1607,9 +1712,14 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description No verse exists for the slug (code `verse_not_found`). */
+        /** @description No verse exists for the slug (code `verse_not_found`). Never counted, but the key's quota headers are sent. */
         VerseNotFound: {
             headers: {
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -1659,7 +1769,7 @@ export interface components {
         XRateLimitReset: number;
         /** @description Seconds to wait before retrying: on a 429 for the monthly quota, until the quota resets (the next month, UTC); on a 429 for the per-second limit, until the current second ends (1); on a 503, a short wait for the backend to come back. */
         RetryAfter: number;
-        /** @description The authentication scheme to use. */
+        /** @description The challenge (RFC 9110 section 11.6.1), sent with every 401: the schemes to authenticate with, and `error="invalid_token"` for a rejected identity token (RFC 6750). */
         WWWAuthenticate: string;
         /** @description Entity tag of the representation (strong validator). */
         ETag: string;
@@ -1735,8 +1845,8 @@ export interface operations {
                 gospel?: "matthew" | "mark" | "luke" | "john";
                 /** @description Words of the title, e.g. `sower` or `five thousand`. */
                 q?: string;
-                /** @description Page size, 1 to 100 (default 50). */
-                limit?: string;
+                /** @description Page size, 1 to 100 (default 50), written in decimal without leading zeros. */
+                limit?: number;
                 /** @description The `next_cursor` of the previous page. */
                 cursor?: string;
             };
@@ -1953,8 +2063,8 @@ export interface operations {
                 style?: components["parameters"]["Style"];
                 /** @description Only verses of this book (a slug or alias, e.g. `john`, `1-cor`). */
                 book?: string;
-                /** @description Page size, 1 to 50 (default 10). */
-                limit?: string;
+                /** @description Page size, 1 to 50 (default 10), written in decimal without leading zeros. */
+                limit?: number;
                 /** @description The `next_cursor` of the previous page (valid only with the same q, style and book). */
                 cursor?: string;
             };
@@ -2092,6 +2202,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["InvalidToken"];
             /** @description No active key with this id belongs to the account (code `key_not_found`). */
             404: {
@@ -2211,6 +2322,7 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             /** @description No book matches (code `book_not_found`). */
             404: {
                 headers: {
@@ -2307,6 +2419,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            400: components["responses"]["BadRequest"];
             /** @description No such problem type (code `not_found`). */
             404: {
                 headers: {
@@ -2317,6 +2430,28 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimited"];
+        };
+    };
+    getMcp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not allowed (`method_not_allowed`). */
+            405: {
+                headers: {
+                    /** @description `POST, OPTIONS`. */
+                    Allow: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     postMcp: {
@@ -2343,7 +2478,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["JsonRpcMessage"];
+                    "application/json": components["schemas"]["JsonRpcResponse"];
                 };
             };
             /** @description A notification or response from the client was accepted; no body. */
@@ -2359,7 +2494,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["JsonRpcMessage"];
+                    "application/json": components["schemas"]["JsonRpcError"];
                 };
             };
             401: components["responses"]["MissingCredentials"];
@@ -2378,7 +2513,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["JsonRpcMessage"];
+                    "application/json": components["schemas"]["JsonRpcError"];
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
@@ -2425,7 +2560,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["JsonRpcMessage"];
+                    "application/json": components["schemas"]["JsonRpcResponse"];
                 };
             };
             /** @description A notification or response from the client was accepted; no body. */
@@ -2441,7 +2576,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["JsonRpcMessage"];
+                    "application/json": components["schemas"]["JsonRpcError"];
                 };
             };
             401: components["responses"]["MissingCredentials"];
@@ -2460,7 +2595,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["JsonRpcMessage"];
+                    "application/json": components["schemas"]["JsonRpcError"];
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
@@ -2500,10 +2635,13 @@ export interface operations {
                 headers: {
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    /** @description `Accept`: the media type follows it. */
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["McpServerCard"];
+                    "application/mcp-server-card+json": components["schemas"]["McpServerCard"];
                 };
             };
             304: components["responses"]["NotModified"];
@@ -2527,10 +2665,13 @@ export interface operations {
                 headers: {
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    /** @description `Accept`: the media type follows it. */
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["McpServerCard"];
+                    "application/mcp-server-card+json": components["schemas"]["McpServerCard"];
                 };
             };
             304: components["responses"]["NotModified"];
@@ -2564,6 +2705,40 @@ export interface operations {
             };
             304: components["responses"]["NotModified"];
             429: components["responses"]["RateLimited"];
+        };
+    };
+    headApiCatalog: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An `ETag` from an earlier response; a match gives 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The catalog's headers. */
+            200: {
+                headers: {
+                    /** @description `<{PUBLIC_BASE_URL}/.well-known/api-catalog>; rel="api-catalog"`. */
+                    Link: string;
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            304: components["responses"]["NotModified"];
+            /** @description Too many requests from this address this second (`rate_limited`); the problem body is omitted as for every HEAD. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
     getAiPluginManifest: {

@@ -10,7 +10,8 @@ export const routes = {
         "type": "object",
         "properties": {
           "slug": {
-            "type": "string"
+            "type": "string",
+            "maxLength": 200
           }
         },
         "required": [
@@ -302,7 +303,8 @@ export const routes = {
         "type": "object",
         "properties": {
           "slug": {
-            "type": "string"
+            "type": "string",
+            "maxLength": 200
           }
         },
         "required": [
@@ -332,9 +334,10 @@ export const routes = {
             "maxLength": 200
           },
           "limit": {
-            "type": "string",
-            "pattern": "^(100|[1-9][0-9]?)$",
-            "default": "50"
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 100,
+            "default": 50
           },
           "cursor": {
             "type": "string",
@@ -437,7 +440,8 @@ export const routes = {
         "type": "object",
         "properties": {
           "slug": {
-            "type": "string"
+            "type": "string",
+            "maxLength": 200
           }
         },
         "required": [
@@ -918,7 +922,8 @@ export const routes = {
         "type": "object",
         "properties": {
           "slug": {
-            "type": "string"
+            "type": "string",
+            "maxLength": 200
           }
         },
         "required": [
@@ -1445,9 +1450,10 @@ export const routes = {
             "maxLength": 64
           },
           "limit": {
-            "type": "string",
-            "pattern": "^(50|[1-4][0-9]|[1-9])$",
-            "default": "10"
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 50,
+            "default": 10
           },
           "cursor": {
             "type": "string",
@@ -1768,7 +1774,8 @@ export const routes = {
         "type": "object",
         "properties": {
           "id": {
-            "type": "string"
+            "type": "string",
+            "maxLength": 64
           }
         },
         "required": [
@@ -1785,7 +1792,8 @@ export const routes = {
         "type": "object",
         "properties": {
           "id": {
-            "type": "string"
+            "type": "string",
+            "maxLength": 64
           }
         },
         "required": [
@@ -2074,7 +2082,8 @@ export const routes = {
         "type": "object",
         "properties": {
           "book": {
-            "type": "string"
+            "type": "string",
+            "maxLength": 200
           }
         },
         "required": [
@@ -2268,6 +2277,7 @@ export const routes = {
       "response": {
         "200": {
           "type": "object",
+          "description": "This document, with `servers` and `info.contact` from the server's configuration.",
           "required": [
             "openapi",
             "info",
@@ -2278,10 +2288,79 @@ export const routes = {
               "type": "string"
             },
             "info": {
-              "type": "object"
+              "type": "object",
+              "required": [
+                "title",
+                "version"
+              ],
+              "properties": {
+                "title": {
+                  "type": "string"
+                },
+                "version": {
+                  "type": "string"
+                },
+                "summary": {
+                  "type": "string"
+                },
+                "description": {
+                  "type": "string"
+                },
+                "contact": {
+                  "type": "object",
+                  "properties": {
+                    "name": {
+                      "type": "string"
+                    },
+                    "email": {
+                      "type": "string"
+                    },
+                    "url": {
+                      "type": "string",
+                      "format": "uri"
+                    }
+                  }
+                },
+                "license": {
+                  "type": "object",
+                  "required": [
+                    "name"
+                  ],
+                  "properties": {
+                    "name": {
+                      "type": "string"
+                    },
+                    "identifier": {
+                      "type": "string"
+                    }
+                  }
+                }
+              }
+            },
+            "servers": {
+              "type": "array",
+              "items": {
+                "type": "object",
+                "required": [
+                  "url"
+                ],
+                "properties": {
+                  "url": {
+                    "type": "string"
+                  },
+                  "description": {
+                    "type": "string"
+                  }
+                }
+              }
             },
             "paths": {
-              "type": "object"
+              "type": "object",
+              "additionalProperties": true
+            },
+            "components": {
+              "type": "object",
+              "additionalProperties": true
             }
           }
         }
@@ -2306,7 +2385,8 @@ export const routes = {
         "type": "object",
         "properties": {
           "type": {
-            "type": "string"
+            "type": "string",
+            "maxLength": 100
           }
         },
         "required": [
@@ -2315,36 +2395,226 @@ export const routes = {
       }
     }
   },
+  "getMcp": {
+    "method": "GET",
+    "url": "/mcp",
+    "schema": {}
+  },
   "postMcp": {
     "method": "POST",
     "url": "/mcp",
     "schema": {
       "body": {
-        "type": "object",
-        "description": "One JSON-RPC 2.0 request, notification, response or error (batches, which MCP dropped in revision 2025-06-18, are refused).",
-        "required": [
-          "jsonrpc"
-        ],
-        "properties": {
-          "jsonrpc": {
-            "type": "string",
-            "const": "2.0"
+        "description": "One JSON-RPC 2.0 message as a client sends it: a request or notification (`method`), or a response to a server request (`result` or `error`). Batches, which MCP dropped in revision 2025-06-18, are refused.",
+        "anyOf": [
+          {
+            "type": "object",
+            "description": "A request (with `id`) or a notification (without), e.g. `initialize`, `tools/list`, `tools/call`.",
+            "required": [
+              "jsonrpc",
+              "method"
+            ],
+            "properties": {
+              "jsonrpc": {
+                "type": "string",
+                "const": "2.0"
+              },
+              "id": {
+                "description": "The request's id, echoed in its response.",
+                "oneOf": [
+                  {
+                    "type": "string",
+                    "maxLength": 200
+                  },
+                  {
+                    "type": "number"
+                  }
+                ]
+              },
+              "method": {
+                "type": "string"
+              },
+              "params": {
+                "type": "object",
+                "additionalProperties": true
+              }
+            }
+          },
+          {
+            "type": "object",
+            "description": "A successful response; `result` is the method's (for `tools/call`, `content`, `structuredContent` and `isError`).",
+            "required": [
+              "jsonrpc",
+              "id",
+              "result"
+            ],
+            "properties": {
+              "jsonrpc": {
+                "type": "string",
+                "const": "2.0"
+              },
+              "id": {
+                "description": "The request's id, echoed in its response.",
+                "oneOf": [
+                  {
+                    "type": "string",
+                    "maxLength": 200
+                  },
+                  {
+                    "type": "number"
+                  }
+                ]
+              },
+              "result": {
+                "type": "object",
+                "additionalProperties": true
+              }
+            }
+          },
+          {
+            "type": "object",
+            "description": "An error response: `-32700` the body is not JSON, `-32600` JSON that is not one valid JSON-RPC message, `-32601` an unknown method, `-32602` invalid params (an unknown tool, `tools/call` without a tool name), `-32000` a transport error (an unsupported protocol version, an `Accept` without `application/json` and `text/event-stream`). `id` is null when the request's id could not be read.",
+            "required": [
+              "jsonrpc",
+              "id",
+              "error"
+            ],
+            "properties": {
+              "jsonrpc": {
+                "type": "string",
+                "const": "2.0"
+              },
+              "id": {
+                "oneOf": [
+                  {
+                    "description": "The request's id, echoed in its response.",
+                    "oneOf": [
+                      {
+                        "type": "string",
+                        "maxLength": 200
+                      },
+                      {
+                        "type": "number"
+                      }
+                    ]
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "error": {
+                "type": "object",
+                "required": [
+                  "code",
+                  "message"
+                ],
+                "properties": {
+                  "code": {
+                    "type": "integer"
+                  },
+                  "message": {
+                    "type": "string",
+                    "maxLength": 1000
+                  },
+                  "data": {
+                    "description": "Anything the server adds about the error."
+                  }
+                }
+              }
+            }
           }
-        }
+        ]
       },
       "response": {
         "200": {
-          "type": "object",
-          "description": "One JSON-RPC 2.0 request, notification, response or error (batches, which MCP dropped in revision 2025-06-18, are refused).",
-          "required": [
-            "jsonrpc"
-          ],
-          "properties": {
-            "jsonrpc": {
-              "type": "string",
-              "const": "2.0"
+          "description": "What the server answers to a request with an id (a tool's failure is a result with `isError: true`).",
+          "oneOf": [
+            {
+              "type": "object",
+              "description": "A successful response; `result` is the method's (for `tools/call`, `content`, `structuredContent` and `isError`).",
+              "required": [
+                "jsonrpc",
+                "id",
+                "result"
+              ],
+              "properties": {
+                "jsonrpc": {
+                  "type": "string",
+                  "const": "2.0"
+                },
+                "id": {
+                  "description": "The request's id, echoed in its response.",
+                  "oneOf": [
+                    {
+                      "type": "string",
+                      "maxLength": 200
+                    },
+                    {
+                      "type": "number"
+                    }
+                  ]
+                },
+                "result": {
+                  "type": "object",
+                  "additionalProperties": true
+                }
+              }
+            },
+            {
+              "type": "object",
+              "description": "An error response: `-32700` the body is not JSON, `-32600` JSON that is not one valid JSON-RPC message, `-32601` an unknown method, `-32602` invalid params (an unknown tool, `tools/call` without a tool name), `-32000` a transport error (an unsupported protocol version, an `Accept` without `application/json` and `text/event-stream`). `id` is null when the request's id could not be read.",
+              "required": [
+                "jsonrpc",
+                "id",
+                "error"
+              ],
+              "properties": {
+                "jsonrpc": {
+                  "type": "string",
+                  "const": "2.0"
+                },
+                "id": {
+                  "oneOf": [
+                    {
+                      "description": "The request's id, echoed in its response.",
+                      "oneOf": [
+                        {
+                          "type": "string",
+                          "maxLength": 200
+                        },
+                        {
+                          "type": "number"
+                        }
+                      ]
+                    },
+                    {
+                      "type": "null"
+                    }
+                  ]
+                },
+                "error": {
+                  "type": "object",
+                  "required": [
+                    "code",
+                    "message"
+                  ],
+                  "properties": {
+                    "code": {
+                      "type": "integer"
+                    },
+                    "message": {
+                      "type": "string",
+                      "maxLength": 1000
+                    },
+                    "data": {
+                      "description": "Anything the server adds about the error."
+                    }
+                  }
+                }
+              }
             }
-          }
+          ]
         }
       }
     }
@@ -2359,31 +2629,216 @@ export const routes = {
     "url": "/api/v1/mcp",
     "schema": {
       "body": {
-        "type": "object",
-        "description": "One JSON-RPC 2.0 request, notification, response or error (batches, which MCP dropped in revision 2025-06-18, are refused).",
-        "required": [
-          "jsonrpc"
-        ],
-        "properties": {
-          "jsonrpc": {
-            "type": "string",
-            "const": "2.0"
+        "description": "One JSON-RPC 2.0 message as a client sends it: a request or notification (`method`), or a response to a server request (`result` or `error`). Batches, which MCP dropped in revision 2025-06-18, are refused.",
+        "anyOf": [
+          {
+            "type": "object",
+            "description": "A request (with `id`) or a notification (without), e.g. `initialize`, `tools/list`, `tools/call`.",
+            "required": [
+              "jsonrpc",
+              "method"
+            ],
+            "properties": {
+              "jsonrpc": {
+                "type": "string",
+                "const": "2.0"
+              },
+              "id": {
+                "description": "The request's id, echoed in its response.",
+                "oneOf": [
+                  {
+                    "type": "string",
+                    "maxLength": 200
+                  },
+                  {
+                    "type": "number"
+                  }
+                ]
+              },
+              "method": {
+                "type": "string"
+              },
+              "params": {
+                "type": "object",
+                "additionalProperties": true
+              }
+            }
+          },
+          {
+            "type": "object",
+            "description": "A successful response; `result` is the method's (for `tools/call`, `content`, `structuredContent` and `isError`).",
+            "required": [
+              "jsonrpc",
+              "id",
+              "result"
+            ],
+            "properties": {
+              "jsonrpc": {
+                "type": "string",
+                "const": "2.0"
+              },
+              "id": {
+                "description": "The request's id, echoed in its response.",
+                "oneOf": [
+                  {
+                    "type": "string",
+                    "maxLength": 200
+                  },
+                  {
+                    "type": "number"
+                  }
+                ]
+              },
+              "result": {
+                "type": "object",
+                "additionalProperties": true
+              }
+            }
+          },
+          {
+            "type": "object",
+            "description": "An error response: `-32700` the body is not JSON, `-32600` JSON that is not one valid JSON-RPC message, `-32601` an unknown method, `-32602` invalid params (an unknown tool, `tools/call` without a tool name), `-32000` a transport error (an unsupported protocol version, an `Accept` without `application/json` and `text/event-stream`). `id` is null when the request's id could not be read.",
+            "required": [
+              "jsonrpc",
+              "id",
+              "error"
+            ],
+            "properties": {
+              "jsonrpc": {
+                "type": "string",
+                "const": "2.0"
+              },
+              "id": {
+                "oneOf": [
+                  {
+                    "description": "The request's id, echoed in its response.",
+                    "oneOf": [
+                      {
+                        "type": "string",
+                        "maxLength": 200
+                      },
+                      {
+                        "type": "number"
+                      }
+                    ]
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "error": {
+                "type": "object",
+                "required": [
+                  "code",
+                  "message"
+                ],
+                "properties": {
+                  "code": {
+                    "type": "integer"
+                  },
+                  "message": {
+                    "type": "string",
+                    "maxLength": 1000
+                  },
+                  "data": {
+                    "description": "Anything the server adds about the error."
+                  }
+                }
+              }
+            }
           }
-        }
+        ]
       },
       "response": {
         "200": {
-          "type": "object",
-          "description": "One JSON-RPC 2.0 request, notification, response or error (batches, which MCP dropped in revision 2025-06-18, are refused).",
-          "required": [
-            "jsonrpc"
-          ],
-          "properties": {
-            "jsonrpc": {
-              "type": "string",
-              "const": "2.0"
+          "description": "What the server answers to a request with an id (a tool's failure is a result with `isError: true`).",
+          "oneOf": [
+            {
+              "type": "object",
+              "description": "A successful response; `result` is the method's (for `tools/call`, `content`, `structuredContent` and `isError`).",
+              "required": [
+                "jsonrpc",
+                "id",
+                "result"
+              ],
+              "properties": {
+                "jsonrpc": {
+                  "type": "string",
+                  "const": "2.0"
+                },
+                "id": {
+                  "description": "The request's id, echoed in its response.",
+                  "oneOf": [
+                    {
+                      "type": "string",
+                      "maxLength": 200
+                    },
+                    {
+                      "type": "number"
+                    }
+                  ]
+                },
+                "result": {
+                  "type": "object",
+                  "additionalProperties": true
+                }
+              }
+            },
+            {
+              "type": "object",
+              "description": "An error response: `-32700` the body is not JSON, `-32600` JSON that is not one valid JSON-RPC message, `-32601` an unknown method, `-32602` invalid params (an unknown tool, `tools/call` without a tool name), `-32000` a transport error (an unsupported protocol version, an `Accept` without `application/json` and `text/event-stream`). `id` is null when the request's id could not be read.",
+              "required": [
+                "jsonrpc",
+                "id",
+                "error"
+              ],
+              "properties": {
+                "jsonrpc": {
+                  "type": "string",
+                  "const": "2.0"
+                },
+                "id": {
+                  "oneOf": [
+                    {
+                      "description": "The request's id, echoed in its response.",
+                      "oneOf": [
+                        {
+                          "type": "string",
+                          "maxLength": 200
+                        },
+                        {
+                          "type": "number"
+                        }
+                      ]
+                    },
+                    {
+                      "type": "null"
+                    }
+                  ]
+                },
+                "error": {
+                  "type": "object",
+                  "required": [
+                    "code",
+                    "message"
+                  ],
+                  "properties": {
+                    "code": {
+                      "type": "integer"
+                    },
+                    "message": {
+                      "type": "string",
+                      "maxLength": 1000
+                    },
+                    "data": {
+                      "description": "Anything the server adds about the error."
+                    }
+                  }
+                }
+              }
             }
-          }
+          ]
         }
       }
     }
@@ -2409,63 +2864,53 @@ export const routes = {
       "response": {
         "200": {
           "type": "object",
+          "description": "An MCP server card in the shape of the Server Cards draft (SEP-2127), which builds on the MCP registry's `server.json`: a reverse-DNS `name`, a description of at most 100 characters, the remote endpoint with its headers and authentication, the capabilities and every tool with its schemas.",
           "required": [
+            "$schema",
             "name",
-            "description",
             "version",
-            "endpoints",
-            "authentication",
+            "description",
+            "remotes",
+            "capabilities",
             "tools"
           ],
           "properties": {
             "$schema": {
-              "type": "string"
+              "type": "string",
+              "format": "uri",
+              "const": "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json"
             },
             "name": {
-              "type": "string"
+              "type": "string",
+              "description": "The reverse-DNS form of PUBLIC_BASE_URL's host, a slash, and the service name (e.g. `org.example.api/plainverse`).",
+              "minLength": 3,
+              "maxLength": 200,
+              "pattern": "^[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+$"
             },
             "title": {
-              "type": "string"
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 100
             },
             "description": {
-              "type": "string"
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 100
             },
             "version": {
-              "type": "string"
-            },
-            "protocolVersion": {
-              "type": "string"
+              "type": "string",
+              "maxLength": 255
             },
             "websiteUrl": {
               "type": "string",
               "format": "uri"
             },
-            "endpoints": {
+            "remotes": {
               "type": "array",
               "minItems": 1,
               "items": {
                 "type": "object",
-                "required": [
-                  "url",
-                  "transport"
-                ],
-                "properties": {
-                  "url": {
-                    "type": "string",
-                    "format": "uri"
-                  },
-                  "transport": {
-                    "type": "string",
-                    "const": "streamable-http"
-                  }
-                }
-              }
-            },
-            "remotes": {
-              "type": "array",
-              "description": "The endpoints again in the shape of the MCP registry's `server.json` (which the Server Cards proposal, SEP-2127, builds on).",
-              "items": {
-                "type": "object",
+                "description": "How to reach the server over HTTP.",
                 "required": [
                   "type",
                   "url"
@@ -2478,18 +2923,70 @@ export const routes = {
                   "url": {
                     "type": "string",
                     "format": "uri"
+                  },
+                  "supportedProtocolVersions": {
+                    "type": "array",
+                    "items": {
+                      "type": "string"
+                    }
+                  },
+                  "headers": {
+                    "type": "array",
+                    "description": "Headers a client sends; the API key goes in one of them.",
+                    "items": {
+                      "type": "object",
+                      "required": [
+                        "name"
+                      ],
+                      "properties": {
+                        "name": {
+                          "type": "string"
+                        },
+                        "description": {
+                          "type": "string"
+                        },
+                        "isRequired": {
+                          "type": "boolean"
+                        },
+                        "isSecret": {
+                          "type": "boolean"
+                        }
+                      }
+                    }
+                  },
+                  "authentication": {
+                    "type": "object",
+                    "required": [
+                      "required",
+                      "schemes"
+                    ],
+                    "properties": {
+                      "required": {
+                        "type": "boolean"
+                      },
+                      "schemes": {
+                        "type": "array",
+                        "items": {
+                          "type": "string"
+                        }
+                      }
+                    }
                   }
                 }
               }
             },
-            "authentication": {
+            "capabilities": {
               "type": "object",
-              "required": [
-                "type"
-              ],
+              "description": "The server's capabilities, as `initialize` reports them.",
+              "additionalProperties": true,
               "properties": {
-                "type": {
-                  "type": "string"
+                "tools": {
+                  "type": "object",
+                  "properties": {
+                    "listChanged": {
+                      "type": "boolean"
+                    }
+                  }
                 }
               }
             },
@@ -2497,6 +2994,7 @@ export const routes = {
               "type": "array",
               "items": {
                 "type": "object",
+                "description": "One tool as `tools/list` describes it; the schemas are JSON Schema objects.",
                 "required": [
                   "name",
                   "description",
@@ -2513,13 +3011,16 @@ export const routes = {
                     "type": "string"
                   },
                   "inputSchema": {
-                    "type": "object"
+                    "type": "object",
+                    "additionalProperties": true
                   },
                   "outputSchema": {
-                    "type": "object"
+                    "type": "object",
+                    "additionalProperties": true
                   },
                   "annotations": {
-                    "type": "object"
+                    "type": "object",
+                    "additionalProperties": true
                   }
                 }
               }
@@ -2545,63 +3046,53 @@ export const routes = {
       "response": {
         "200": {
           "type": "object",
+          "description": "An MCP server card in the shape of the Server Cards draft (SEP-2127), which builds on the MCP registry's `server.json`: a reverse-DNS `name`, a description of at most 100 characters, the remote endpoint with its headers and authentication, the capabilities and every tool with its schemas.",
           "required": [
+            "$schema",
             "name",
-            "description",
             "version",
-            "endpoints",
-            "authentication",
+            "description",
+            "remotes",
+            "capabilities",
             "tools"
           ],
           "properties": {
             "$schema": {
-              "type": "string"
+              "type": "string",
+              "format": "uri",
+              "const": "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json"
             },
             "name": {
-              "type": "string"
+              "type": "string",
+              "description": "The reverse-DNS form of PUBLIC_BASE_URL's host, a slash, and the service name (e.g. `org.example.api/plainverse`).",
+              "minLength": 3,
+              "maxLength": 200,
+              "pattern": "^[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+$"
             },
             "title": {
-              "type": "string"
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 100
             },
             "description": {
-              "type": "string"
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 100
             },
             "version": {
-              "type": "string"
-            },
-            "protocolVersion": {
-              "type": "string"
+              "type": "string",
+              "maxLength": 255
             },
             "websiteUrl": {
               "type": "string",
               "format": "uri"
             },
-            "endpoints": {
+            "remotes": {
               "type": "array",
               "minItems": 1,
               "items": {
                 "type": "object",
-                "required": [
-                  "url",
-                  "transport"
-                ],
-                "properties": {
-                  "url": {
-                    "type": "string",
-                    "format": "uri"
-                  },
-                  "transport": {
-                    "type": "string",
-                    "const": "streamable-http"
-                  }
-                }
-              }
-            },
-            "remotes": {
-              "type": "array",
-              "description": "The endpoints again in the shape of the MCP registry's `server.json` (which the Server Cards proposal, SEP-2127, builds on).",
-              "items": {
-                "type": "object",
+                "description": "How to reach the server over HTTP.",
                 "required": [
                   "type",
                   "url"
@@ -2614,18 +3105,70 @@ export const routes = {
                   "url": {
                     "type": "string",
                     "format": "uri"
+                  },
+                  "supportedProtocolVersions": {
+                    "type": "array",
+                    "items": {
+                      "type": "string"
+                    }
+                  },
+                  "headers": {
+                    "type": "array",
+                    "description": "Headers a client sends; the API key goes in one of them.",
+                    "items": {
+                      "type": "object",
+                      "required": [
+                        "name"
+                      ],
+                      "properties": {
+                        "name": {
+                          "type": "string"
+                        },
+                        "description": {
+                          "type": "string"
+                        },
+                        "isRequired": {
+                          "type": "boolean"
+                        },
+                        "isSecret": {
+                          "type": "boolean"
+                        }
+                      }
+                    }
+                  },
+                  "authentication": {
+                    "type": "object",
+                    "required": [
+                      "required",
+                      "schemes"
+                    ],
+                    "properties": {
+                      "required": {
+                        "type": "boolean"
+                      },
+                      "schemes": {
+                        "type": "array",
+                        "items": {
+                          "type": "string"
+                        }
+                      }
+                    }
                   }
                 }
               }
             },
-            "authentication": {
+            "capabilities": {
               "type": "object",
-              "required": [
-                "type"
-              ],
+              "description": "The server's capabilities, as `initialize` reports them.",
+              "additionalProperties": true,
               "properties": {
-                "type": {
-                  "type": "string"
+                "tools": {
+                  "type": "object",
+                  "properties": {
+                    "listChanged": {
+                      "type": "boolean"
+                    }
+                  }
                 }
               }
             },
@@ -2633,6 +3176,7 @@ export const routes = {
               "type": "array",
               "items": {
                 "type": "object",
+                "description": "One tool as `tools/list` describes it; the schemas are JSON Schema objects.",
                 "required": [
                   "name",
                   "description",
@@ -2649,13 +3193,16 @@ export const routes = {
                     "type": "string"
                   },
                   "inputSchema": {
-                    "type": "object"
+                    "type": "object",
+                    "additionalProperties": true
                   },
                   "outputSchema": {
-                    "type": "object"
+                    "type": "object",
+                    "additionalProperties": true
                   },
                   "annotations": {
-                    "type": "object"
+                    "type": "object",
+                    "additionalProperties": true
                   }
                 }
               }
@@ -2667,6 +3214,21 @@ export const routes = {
   },
   "getApiCatalog": {
     "method": "GET",
+    "url": "/.well-known/api-catalog",
+    "schema": {
+      "headers": {
+        "type": "object",
+        "properties": {
+          "if-none-match": {
+            "type": "string"
+          }
+        },
+        "required": []
+      }
+    }
+  },
+  "headApiCatalog": {
+    "method": "HEAD",
     "url": "/.well-known/api-catalog",
     "schema": {
       "headers": {
@@ -2714,15 +3276,16 @@ export const routes = {
               "const": "v1"
             },
             "name_for_human": {
-              "type": "string"
+              "type": "string",
+              "maxLength": 20
             },
             "name_for_model": {
               "type": "string",
-              "pattern": "^[a-zA-Z0-9_]{1,64}$"
+              "pattern": "^[a-zA-Z0-9]{1,50}$"
             },
             "description_for_human": {
               "type": "string",
-              "maxLength": 120
+              "maxLength": 100
             },
             "description_for_model": {
               "type": "string",
@@ -2730,18 +3293,21 @@ export const routes = {
             },
             "auth": {
               "type": "object",
+              "description": "Each user brings their own API key, sent as `Authorization: Bearer <key>` (`user_http`, `bearer`).",
               "required": [
-                "type"
+                "type",
+                "authorization_type"
               ],
               "properties": {
                 "type": {
                   "type": "string",
-                  "const": "service_http"
+                  "const": "user_http"
                 },
                 "authorization_type": {
-                  "type": "string"
+                  "type": "string",
+                  "const": "bearer"
                 },
-                "custom_auth_header": {
+                "instructions": {
                   "type": "string"
                 }
               }
@@ -5890,77 +6456,394 @@ export const componentSchemas = {
     }
   },
   "JsonRpcMessage": {
+    "description": "One JSON-RPC 2.0 message as a client sends it: a request or notification (`method`), or a response to a server request (`result` or `error`). Batches, which MCP dropped in revision 2025-06-18, are refused.",
+    "anyOf": [
+      {
+        "type": "object",
+        "description": "A request (with `id`) or a notification (without), e.g. `initialize`, `tools/list`, `tools/call`.",
+        "required": [
+          "jsonrpc",
+          "method"
+        ],
+        "properties": {
+          "jsonrpc": {
+            "type": "string",
+            "const": "2.0"
+          },
+          "id": {
+            "description": "The request's id, echoed in its response.",
+            "oneOf": [
+              {
+                "type": "string",
+                "maxLength": 200
+              },
+              {
+                "type": "number"
+              }
+            ]
+          },
+          "method": {
+            "type": "string"
+          },
+          "params": {
+            "type": "object",
+            "additionalProperties": true
+          }
+        }
+      },
+      {
+        "type": "object",
+        "description": "A successful response; `result` is the method's (for `tools/call`, `content`, `structuredContent` and `isError`).",
+        "required": [
+          "jsonrpc",
+          "id",
+          "result"
+        ],
+        "properties": {
+          "jsonrpc": {
+            "type": "string",
+            "const": "2.0"
+          },
+          "id": {
+            "description": "The request's id, echoed in its response.",
+            "oneOf": [
+              {
+                "type": "string",
+                "maxLength": 200
+              },
+              {
+                "type": "number"
+              }
+            ]
+          },
+          "result": {
+            "type": "object",
+            "additionalProperties": true
+          }
+        }
+      },
+      {
+        "type": "object",
+        "description": "An error response: `-32700` the body is not JSON, `-32600` JSON that is not one valid JSON-RPC message, `-32601` an unknown method, `-32602` invalid params (an unknown tool, `tools/call` without a tool name), `-32000` a transport error (an unsupported protocol version, an `Accept` without `application/json` and `text/event-stream`). `id` is null when the request's id could not be read.",
+        "required": [
+          "jsonrpc",
+          "id",
+          "error"
+        ],
+        "properties": {
+          "jsonrpc": {
+            "type": "string",
+            "const": "2.0"
+          },
+          "id": {
+            "oneOf": [
+              {
+                "description": "The request's id, echoed in its response.",
+                "oneOf": [
+                  {
+                    "type": "string",
+                    "maxLength": 200
+                  },
+                  {
+                    "type": "number"
+                  }
+                ]
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "error": {
+            "type": "object",
+            "required": [
+              "code",
+              "message"
+            ],
+            "properties": {
+              "code": {
+                "type": "integer"
+              },
+              "message": {
+                "type": "string",
+                "maxLength": 1000
+              },
+              "data": {
+                "description": "Anything the server adds about the error."
+              }
+            }
+          }
+        }
+      }
+    ]
+  },
+  "JsonRpcRequest": {
     "type": "object",
-    "description": "One JSON-RPC 2.0 request, notification, response or error (batches, which MCP dropped in revision 2025-06-18, are refused).",
+    "description": "A request (with `id`) or a notification (without), e.g. `initialize`, `tools/list`, `tools/call`.",
     "required": [
-      "jsonrpc"
+      "jsonrpc",
+      "method"
     ],
     "properties": {
       "jsonrpc": {
         "type": "string",
         "const": "2.0"
+      },
+      "id": {
+        "description": "The request's id, echoed in its response.",
+        "oneOf": [
+          {
+            "type": "string",
+            "maxLength": 200
+          },
+          {
+            "type": "number"
+          }
+        ]
+      },
+      "method": {
+        "type": "string"
+      },
+      "params": {
+        "type": "object",
+        "additionalProperties": true
+      }
+    }
+  },
+  "JsonRpcId": {
+    "description": "The request's id, echoed in its response.",
+    "oneOf": [
+      {
+        "type": "string",
+        "maxLength": 200
+      },
+      {
+        "type": "number"
+      }
+    ]
+  },
+  "JsonRpcResponse": {
+    "description": "What the server answers to a request with an id (a tool's failure is a result with `isError: true`).",
+    "oneOf": [
+      {
+        "type": "object",
+        "description": "A successful response; `result` is the method's (for `tools/call`, `content`, `structuredContent` and `isError`).",
+        "required": [
+          "jsonrpc",
+          "id",
+          "result"
+        ],
+        "properties": {
+          "jsonrpc": {
+            "type": "string",
+            "const": "2.0"
+          },
+          "id": {
+            "description": "The request's id, echoed in its response.",
+            "oneOf": [
+              {
+                "type": "string",
+                "maxLength": 200
+              },
+              {
+                "type": "number"
+              }
+            ]
+          },
+          "result": {
+            "type": "object",
+            "additionalProperties": true
+          }
+        }
+      },
+      {
+        "type": "object",
+        "description": "An error response: `-32700` the body is not JSON, `-32600` JSON that is not one valid JSON-RPC message, `-32601` an unknown method, `-32602` invalid params (an unknown tool, `tools/call` without a tool name), `-32000` a transport error (an unsupported protocol version, an `Accept` without `application/json` and `text/event-stream`). `id` is null when the request's id could not be read.",
+        "required": [
+          "jsonrpc",
+          "id",
+          "error"
+        ],
+        "properties": {
+          "jsonrpc": {
+            "type": "string",
+            "const": "2.0"
+          },
+          "id": {
+            "oneOf": [
+              {
+                "description": "The request's id, echoed in its response.",
+                "oneOf": [
+                  {
+                    "type": "string",
+                    "maxLength": 200
+                  },
+                  {
+                    "type": "number"
+                  }
+                ]
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "error": {
+            "type": "object",
+            "required": [
+              "code",
+              "message"
+            ],
+            "properties": {
+              "code": {
+                "type": "integer"
+              },
+              "message": {
+                "type": "string",
+                "maxLength": 1000
+              },
+              "data": {
+                "description": "Anything the server adds about the error."
+              }
+            }
+          }
+        }
+      }
+    ]
+  },
+  "JsonRpcResult": {
+    "type": "object",
+    "description": "A successful response; `result` is the method's (for `tools/call`, `content`, `structuredContent` and `isError`).",
+    "required": [
+      "jsonrpc",
+      "id",
+      "result"
+    ],
+    "properties": {
+      "jsonrpc": {
+        "type": "string",
+        "const": "2.0"
+      },
+      "id": {
+        "description": "The request's id, echoed in its response.",
+        "oneOf": [
+          {
+            "type": "string",
+            "maxLength": 200
+          },
+          {
+            "type": "number"
+          }
+        ]
+      },
+      "result": {
+        "type": "object",
+        "additionalProperties": true
+      }
+    }
+  },
+  "JsonRpcError": {
+    "type": "object",
+    "description": "An error response: `-32700` the body is not JSON, `-32600` JSON that is not one valid JSON-RPC message, `-32601` an unknown method, `-32602` invalid params (an unknown tool, `tools/call` without a tool name), `-32000` a transport error (an unsupported protocol version, an `Accept` without `application/json` and `text/event-stream`). `id` is null when the request's id could not be read.",
+    "required": [
+      "jsonrpc",
+      "id",
+      "error"
+    ],
+    "properties": {
+      "jsonrpc": {
+        "type": "string",
+        "const": "2.0"
+      },
+      "id": {
+        "oneOf": [
+          {
+            "description": "The request's id, echoed in its response.",
+            "oneOf": [
+              {
+                "type": "string",
+                "maxLength": 200
+              },
+              {
+                "type": "number"
+              }
+            ]
+          },
+          {
+            "type": "null"
+          }
+        ]
+      },
+      "error": {
+        "type": "object",
+        "required": [
+          "code",
+          "message"
+        ],
+        "properties": {
+          "code": {
+            "type": "integer"
+          },
+          "message": {
+            "type": "string",
+            "maxLength": 1000
+          },
+          "data": {
+            "description": "Anything the server adds about the error."
+          }
+        }
       }
     }
   },
   "McpServerCard": {
     "type": "object",
+    "description": "An MCP server card in the shape of the Server Cards draft (SEP-2127), which builds on the MCP registry's `server.json`: a reverse-DNS `name`, a description of at most 100 characters, the remote endpoint with its headers and authentication, the capabilities and every tool with its schemas.",
     "required": [
+      "$schema",
       "name",
-      "description",
       "version",
-      "endpoints",
-      "authentication",
+      "description",
+      "remotes",
+      "capabilities",
       "tools"
     ],
     "properties": {
       "$schema": {
-        "type": "string"
+        "type": "string",
+        "format": "uri",
+        "const": "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json"
       },
       "name": {
-        "type": "string"
+        "type": "string",
+        "description": "The reverse-DNS form of PUBLIC_BASE_URL's host, a slash, and the service name (e.g. `org.example.api/plainverse`).",
+        "minLength": 3,
+        "maxLength": 200,
+        "pattern": "^[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+$"
       },
       "title": {
-        "type": "string"
+        "type": "string",
+        "minLength": 1,
+        "maxLength": 100
       },
       "description": {
-        "type": "string"
+        "type": "string",
+        "minLength": 1,
+        "maxLength": 100
       },
       "version": {
-        "type": "string"
-      },
-      "protocolVersion": {
-        "type": "string"
+        "type": "string",
+        "maxLength": 255
       },
       "websiteUrl": {
         "type": "string",
         "format": "uri"
       },
-      "endpoints": {
+      "remotes": {
         "type": "array",
         "minItems": 1,
         "items": {
           "type": "object",
-          "required": [
-            "url",
-            "transport"
-          ],
-          "properties": {
-            "url": {
-              "type": "string",
-              "format": "uri"
-            },
-            "transport": {
-              "type": "string",
-              "const": "streamable-http"
-            }
-          }
-        }
-      },
-      "remotes": {
-        "type": "array",
-        "description": "The endpoints again in the shape of the MCP registry's `server.json` (which the Server Cards proposal, SEP-2127, builds on).",
-        "items": {
-          "type": "object",
+          "description": "How to reach the server over HTTP.",
           "required": [
             "type",
             "url"
@@ -5973,18 +6856,70 @@ export const componentSchemas = {
             "url": {
               "type": "string",
               "format": "uri"
+            },
+            "supportedProtocolVersions": {
+              "type": "array",
+              "items": {
+                "type": "string"
+              }
+            },
+            "headers": {
+              "type": "array",
+              "description": "Headers a client sends; the API key goes in one of them.",
+              "items": {
+                "type": "object",
+                "required": [
+                  "name"
+                ],
+                "properties": {
+                  "name": {
+                    "type": "string"
+                  },
+                  "description": {
+                    "type": "string"
+                  },
+                  "isRequired": {
+                    "type": "boolean"
+                  },
+                  "isSecret": {
+                    "type": "boolean"
+                  }
+                }
+              }
+            },
+            "authentication": {
+              "type": "object",
+              "required": [
+                "required",
+                "schemes"
+              ],
+              "properties": {
+                "required": {
+                  "type": "boolean"
+                },
+                "schemes": {
+                  "type": "array",
+                  "items": {
+                    "type": "string"
+                  }
+                }
+              }
             }
           }
         }
       },
-      "authentication": {
+      "capabilities": {
         "type": "object",
-        "required": [
-          "type"
-        ],
+        "description": "The server's capabilities, as `initialize` reports them.",
+        "additionalProperties": true,
         "properties": {
-          "type": {
-            "type": "string"
+          "tools": {
+            "type": "object",
+            "properties": {
+              "listChanged": {
+                "type": "boolean"
+              }
+            }
           }
         }
       },
@@ -5992,6 +6927,7 @@ export const componentSchemas = {
         "type": "array",
         "items": {
           "type": "object",
+          "description": "One tool as `tools/list` describes it; the schemas are JSON Schema objects.",
           "required": [
             "name",
             "description",
@@ -6008,21 +6944,123 @@ export const componentSchemas = {
               "type": "string"
             },
             "inputSchema": {
-              "type": "object"
+              "type": "object",
+              "additionalProperties": true
             },
             "outputSchema": {
-              "type": "object"
+              "type": "object",
+              "additionalProperties": true
             },
             "annotations": {
-              "type": "object"
+              "type": "object",
+              "additionalProperties": true
             }
           }
         }
       }
     }
   },
+  "McpRemote": {
+    "type": "object",
+    "description": "How to reach the server over HTTP.",
+    "required": [
+      "type",
+      "url"
+    ],
+    "properties": {
+      "type": {
+        "type": "string",
+        "const": "streamable-http"
+      },
+      "url": {
+        "type": "string",
+        "format": "uri"
+      },
+      "supportedProtocolVersions": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        }
+      },
+      "headers": {
+        "type": "array",
+        "description": "Headers a client sends; the API key goes in one of them.",
+        "items": {
+          "type": "object",
+          "required": [
+            "name"
+          ],
+          "properties": {
+            "name": {
+              "type": "string"
+            },
+            "description": {
+              "type": "string"
+            },
+            "isRequired": {
+              "type": "boolean"
+            },
+            "isSecret": {
+              "type": "boolean"
+            }
+          }
+        }
+      },
+      "authentication": {
+        "type": "object",
+        "required": [
+          "required",
+          "schemes"
+        ],
+        "properties": {
+          "required": {
+            "type": "boolean"
+          },
+          "schemes": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          }
+        }
+      }
+    }
+  },
+  "McpTool": {
+    "type": "object",
+    "description": "One tool as `tools/list` describes it; the schemas are JSON Schema objects.",
+    "required": [
+      "name",
+      "description",
+      "inputSchema"
+    ],
+    "properties": {
+      "name": {
+        "type": "string"
+      },
+      "title": {
+        "type": "string"
+      },
+      "description": {
+        "type": "string"
+      },
+      "inputSchema": {
+        "type": "object",
+        "additionalProperties": true
+      },
+      "outputSchema": {
+        "type": "object",
+        "additionalProperties": true
+      },
+      "annotations": {
+        "type": "object",
+        "additionalProperties": true
+      }
+    }
+  },
   "Linkset": {
     "type": "object",
+    "description": "An RFC 9264 linkset in its JSON form, as RFC 9727 profiles it: one link context per API (`anchor`) with its relations, each a list of targets.",
     "required": [
       "linkset"
     ],
@@ -6032,6 +7070,7 @@ export const componentSchemas = {
         "minItems": 1,
         "items": {
           "type": "object",
+          "description": "One API and its links (the relations this server uses).",
           "required": [
             "anchor"
           ],
@@ -6039,29 +7078,228 @@ export const componentSchemas = {
             "anchor": {
               "type": "string",
               "format": "uri"
-            }
-          },
-          "additionalProperties": {
-            "type": "array",
-            "items": {
-              "type": "object",
-              "required": [
-                "href"
-              ],
-              "properties": {
-                "href": {
-                  "type": "string",
-                  "format": "uri"
-                },
-                "type": {
-                  "type": "string"
-                },
-                "title": {
-                  "type": "string"
+            },
+            "service-desc": {
+              "type": "array",
+              "minItems": 1,
+              "items": {
+                "type": "object",
+                "required": [
+                  "href"
+                ],
+                "properties": {
+                  "href": {
+                    "type": "string",
+                    "format": "uri"
+                  },
+                  "type": {
+                    "type": "string",
+                    "description": "The media type the target is served with."
+                  },
+                  "title": {
+                    "type": "string"
+                  }
+                }
+              }
+            },
+            "service-doc": {
+              "type": "array",
+              "minItems": 1,
+              "items": {
+                "type": "object",
+                "required": [
+                  "href"
+                ],
+                "properties": {
+                  "href": {
+                    "type": "string",
+                    "format": "uri"
+                  },
+                  "type": {
+                    "type": "string",
+                    "description": "The media type the target is served with."
+                  },
+                  "title": {
+                    "type": "string"
+                  }
+                }
+              }
+            },
+            "status": {
+              "type": "array",
+              "minItems": 1,
+              "items": {
+                "type": "object",
+                "required": [
+                  "href"
+                ],
+                "properties": {
+                  "href": {
+                    "type": "string",
+                    "format": "uri"
+                  },
+                  "type": {
+                    "type": "string",
+                    "description": "The media type the target is served with."
+                  },
+                  "title": {
+                    "type": "string"
+                  }
+                }
+              }
+            },
+            "terms-of-service": {
+              "type": "array",
+              "minItems": 1,
+              "items": {
+                "type": "object",
+                "required": [
+                  "href"
+                ],
+                "properties": {
+                  "href": {
+                    "type": "string",
+                    "format": "uri"
+                  },
+                  "type": {
+                    "type": "string",
+                    "description": "The media type the target is served with."
+                  },
+                  "title": {
+                    "type": "string"
+                  }
                 }
               }
             }
           }
+        }
+      }
+    }
+  },
+  "LinkContext": {
+    "type": "object",
+    "description": "One API and its links (the relations this server uses).",
+    "required": [
+      "anchor"
+    ],
+    "properties": {
+      "anchor": {
+        "type": "string",
+        "format": "uri"
+      },
+      "service-desc": {
+        "type": "array",
+        "minItems": 1,
+        "items": {
+          "type": "object",
+          "required": [
+            "href"
+          ],
+          "properties": {
+            "href": {
+              "type": "string",
+              "format": "uri"
+            },
+            "type": {
+              "type": "string",
+              "description": "The media type the target is served with."
+            },
+            "title": {
+              "type": "string"
+            }
+          }
+        }
+      },
+      "service-doc": {
+        "type": "array",
+        "minItems": 1,
+        "items": {
+          "type": "object",
+          "required": [
+            "href"
+          ],
+          "properties": {
+            "href": {
+              "type": "string",
+              "format": "uri"
+            },
+            "type": {
+              "type": "string",
+              "description": "The media type the target is served with."
+            },
+            "title": {
+              "type": "string"
+            }
+          }
+        }
+      },
+      "status": {
+        "type": "array",
+        "minItems": 1,
+        "items": {
+          "type": "object",
+          "required": [
+            "href"
+          ],
+          "properties": {
+            "href": {
+              "type": "string",
+              "format": "uri"
+            },
+            "type": {
+              "type": "string",
+              "description": "The media type the target is served with."
+            },
+            "title": {
+              "type": "string"
+            }
+          }
+        }
+      },
+      "terms-of-service": {
+        "type": "array",
+        "minItems": 1,
+        "items": {
+          "type": "object",
+          "required": [
+            "href"
+          ],
+          "properties": {
+            "href": {
+              "type": "string",
+              "format": "uri"
+            },
+            "type": {
+              "type": "string",
+              "description": "The media type the target is served with."
+            },
+            "title": {
+              "type": "string"
+            }
+          }
+        }
+      }
+    }
+  },
+  "LinkTargets": {
+    "type": "array",
+    "minItems": 1,
+    "items": {
+      "type": "object",
+      "required": [
+        "href"
+      ],
+      "properties": {
+        "href": {
+          "type": "string",
+          "format": "uri"
+        },
+        "type": {
+          "type": "string",
+          "description": "The media type the target is served with."
+        },
+        "title": {
+          "type": "string"
         }
       }
     }
@@ -6086,15 +7324,16 @@ export const componentSchemas = {
         "const": "v1"
       },
       "name_for_human": {
-        "type": "string"
+        "type": "string",
+        "maxLength": 20
       },
       "name_for_model": {
         "type": "string",
-        "pattern": "^[a-zA-Z0-9_]{1,64}$"
+        "pattern": "^[a-zA-Z0-9]{1,50}$"
       },
       "description_for_human": {
         "type": "string",
-        "maxLength": 120
+        "maxLength": 100
       },
       "description_for_model": {
         "type": "string",
@@ -6102,18 +7341,21 @@ export const componentSchemas = {
       },
       "auth": {
         "type": "object",
+        "description": "Each user brings their own API key, sent as `Authorization: Bearer <key>` (`user_http`, `bearer`).",
         "required": [
-          "type"
+          "type",
+          "authorization_type"
         ],
         "properties": {
           "type": {
             "type": "string",
-            "const": "service_http"
+            "const": "user_http"
           },
           "authorization_type": {
-            "type": "string"
+            "type": "string",
+            "const": "bearer"
           },
-          "custom_auth_header": {
+          "instructions": {
             "type": "string"
           }
         }
@@ -6324,6 +7566,7 @@ export const componentSchemas = {
   },
   "OpenApiDocument": {
     "type": "object",
+    "description": "This document, with `servers` and `info.contact` from the server's configuration.",
     "required": [
       "openapi",
       "info",
@@ -6334,10 +7577,79 @@ export const componentSchemas = {
         "type": "string"
       },
       "info": {
-        "type": "object"
+        "type": "object",
+        "required": [
+          "title",
+          "version"
+        ],
+        "properties": {
+          "title": {
+            "type": "string"
+          },
+          "version": {
+            "type": "string"
+          },
+          "summary": {
+            "type": "string"
+          },
+          "description": {
+            "type": "string"
+          },
+          "contact": {
+            "type": "object",
+            "properties": {
+              "name": {
+                "type": "string"
+              },
+              "email": {
+                "type": "string"
+              },
+              "url": {
+                "type": "string",
+                "format": "uri"
+              }
+            }
+          },
+          "license": {
+            "type": "object",
+            "required": [
+              "name"
+            ],
+            "properties": {
+              "name": {
+                "type": "string"
+              },
+              "identifier": {
+                "type": "string"
+              }
+            }
+          }
+        }
+      },
+      "servers": {
+        "type": "array",
+        "items": {
+          "type": "object",
+          "required": [
+            "url"
+          ],
+          "properties": {
+            "url": {
+              "type": "string"
+            },
+            "description": {
+              "type": "string"
+            }
+          }
+        }
       },
       "paths": {
-        "type": "object"
+        "type": "object",
+        "additionalProperties": true
+      },
+      "components": {
+        "type": "object",
+        "additionalProperties": true
       }
     }
   }

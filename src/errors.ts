@@ -184,6 +184,8 @@ export function problemBody(
 /** Sends a problem response; the single place where error bodies are written. */
 export function sendProblem(reply: FastifyReply, request: FastifyRequest, baseUrl: string, error: AppError): FastifyReply {
   for (const [name, value] of Object.entries(error.options.headers ?? {})) reply.header(name, value)
+  // RFC 9110 section 11.6.1: every 401 names a scheme. Errors that know a better challenge set their own.
+  if (error.status === 401 && !reply.hasHeader('www-authenticate')) reply.header('www-authenticate', identityChallenge(error.code))
   return reply
     .code(error.status)
     .type('application/problem+json')
@@ -195,6 +197,14 @@ export function sendProblem(reply: FastifyReply, request: FastifyRequest, baseUr
         }),
       ),
     )
+}
+
+/**
+ * The challenge of a 401 about an identity token (RFC 6750 section 3): the scheme, and
+ * `error="invalid_token"` when a token was sent and refused.
+ */
+export function identityChallenge(code: ErrorCode): string {
+  return code === 'invalid_token' ? 'Bearer realm="plainverse", error="invalid_token"' : 'Bearer realm="plainverse"'
 }
 
 /** Fastify's own client errors (bad JSON, wrong content type, body too large) by code. */

@@ -16,6 +16,8 @@ export interface MetaDeps {
   /** The quota counter backend (in-process or Redis). */
   readonly counter: { ping(): Promise<void> }
   readonly publicBaseUrl: string
+  /** CONTACT_EMAIL and LEGAL_URL: the served contract's `info.contact`. */
+  readonly contact: { readonly email: string; readonly url: string }
   /** A problem type's page, in the public pages' layout. */
   readonly problemPage: (problem: { title: string; status: number; code: string; detail: string }, path: string) => string
 }
@@ -24,8 +26,13 @@ export interface MetaDeps {
 export async function registerMetaRoutes(app: FastifyInstance, deps: MetaDeps): Promise<void> {
   const yamlText = readFileSync(projectPath('openapi.yaml'), 'utf8')
   const document = JSON.parse(readFileSync(projectPath('generated', 'openapi.json'), 'utf8')) as Record<string, unknown>
-  // Serve the contract with this deployment's own address as its server.
-  const served = { ...document, servers: [{ url: deps.publicBaseUrl, description: 'This server' }] }
+  // Serve the contract with this deployment's own address as its server, and its own contact.
+  const info = document.info as Record<string, unknown>
+  const served = {
+    ...document,
+    info: { ...info, contact: { ...(info.contact as object), email: deps.contact.email, url: deps.contact.url } },
+    servers: [{ url: deps.publicBaseUrl, description: 'This server' }],
+  }
   const servedJson = JSON.stringify(served)
 
   app.route({ ...routes.getOpenApiJson, handler: (_request, reply) => reply.type('application/json; charset=utf-8').send(servedJson) })

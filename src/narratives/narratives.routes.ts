@@ -32,7 +32,7 @@ export function registerNarrativeRoutes(app: FastifyInstance, deps: NarrativeRou
         ...(gospel === undefined ? {} : { gospel: gospel as Gospel }),
         ...(q === undefined ? {} : { q }),
         ...(cursor === undefined ? {} : { cursor }),
-        limit: Number(limit ?? '50'),
+        limit: limit ?? 50,
       })
     },
   })

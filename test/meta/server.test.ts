@@ -36,9 +36,15 @@ t.test('serves, logs JSON and stops gracefully on SIGTERM', async (t) => {
   t.equal(verse.json<{ attribution: { url: string } }>().attribution.url, 'https://plainverse.example/genesis/1/1')
 
   const json = await fetchChecked(t, server.baseUrl, '/api/v1/openapi.json')
-  const doc = json.json<{ openapi: string; info: { version: string }; servers: Array<{ url: string }>; paths: Record<string, unknown> }>()
+  const doc = json.json<{
+    openapi: string
+    info: { version: string; contact: { email: string; url: string } }
+    servers: Array<{ url: string }>
+    paths: Record<string, unknown>
+  }>()
   t.equal(doc.openapi, '3.1.0')
   t.equal(doc.info.version, '1.0.0')
+  t.match(doc.info.contact, { email: 'api@plainverse.example', url: 'https://plainverse.example/terms' }, 'info.contact from configuration')
   t.equal(doc.servers[0]?.url, 'https://plainverse.example')
   t.ok(doc.paths['/api/v1/verse/{slug}'])
   const yaml = await fetchChecked(t, server.baseUrl, '/api/v1/openapi.yaml')
