@@ -18,11 +18,7 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        /**
-         * CORS preflight
-         * @description Answers browsers' preflight requests without a key; allows `X-API-Key`, `Authorization` and `If-None-Match`.
-         */
-        options: operations["preflightVerse"];
+        options?: never;
         head?: never;
         patch?: never;
         trace?: never;
@@ -44,11 +40,7 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        /**
-         * CORS preflight
-         * @description Answers browsers' preflight requests without credentials.
-         */
-        options: operations["preflightNarratives"];
+        options?: never;
         head?: never;
         patch?: never;
         trace?: never;
@@ -71,11 +63,7 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        /**
-         * CORS preflight
-         * @description Answers browsers' preflight requests without credentials.
-         */
-        options: operations["preflightNarrative"];
+        options?: never;
         head?: never;
         patch?: never;
         trace?: never;
@@ -100,11 +88,7 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        /**
-         * CORS preflight
-         * @description Answers browsers' preflight requests without credentials.
-         */
-        options: operations["preflightResolve"];
+        options?: never;
         head?: never;
         patch?: never;
         trace?: never;
@@ -135,11 +119,7 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        /**
-         * CORS preflight
-         * @description Answers browsers' preflight requests without credentials.
-         */
-        options: operations["preflightPassage"];
+        options?: never;
         head?: never;
         patch?: never;
         trace?: never;
@@ -166,11 +146,7 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        /**
-         * CORS preflight
-         * @description Answers browsers' preflight requests without credentials.
-         */
-        options: operations["preflightSearch"];
+        options?: never;
         head?: never;
         patch?: never;
         trace?: never;
@@ -196,11 +172,7 @@ export interface paths {
          */
         post: operations["createKey"];
         delete?: never;
-        /**
-         * CORS preflight
-         * @description Answers browsers' preflight requests without credentials.
-         */
-        options: operations["preflightKeys"];
+        options?: never;
         head?: never;
         patch?: never;
         trace?: never;
@@ -220,11 +192,7 @@ export interface paths {
          * @description The key stops working at once on this instance and within 5 seconds on every other.
          */
         delete: operations["revokeKey"];
-        /**
-         * CORS preflight
-         * @description Answers browsers' preflight requests without credentials.
-         */
-        options: operations["preflightKey"];
+        options?: never;
         head?: never;
         patch?: never;
         trace?: never;
@@ -246,11 +214,7 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        /**
-         * CORS preflight
-         * @description Answers browsers' preflight requests without credentials.
-         */
-        options: operations["preflightUsage"];
+        options?: never;
         head?: never;
         patch?: never;
         trace?: never;
@@ -341,10 +305,30 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Human-readable API documentation
-         * @description Interactive documentation rendered from this contract (Swagger UI, served locally).
+         * The API reference
+         * @description The reference rendered from this contract (RapiDoc, served from this server; no third-party script): every operation with its parameters, responses and request examples in curl, JavaScript and Python (`x-codeSamples` of the served document), and a console to try requests with your key.
          */
         get: operations["getDocs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/docs/rapidoc.js": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The reference's script
+         * @description The RapiDoc web component that `/docs` loads (served from this server, cached for a day).
+         */
+        get: operations["getDocsScript"];
         put?: never;
         post?: never;
         delete?: never;
@@ -415,11 +399,7 @@ export interface paths {
          */
         post: operations["postMcp"];
         delete?: never;
-        /**
-         * CORS preflight
-         * @description Answers preflight requests from allowed browser origins (see the Origin rule of `POST /mcp`).
-         */
-        options: operations["preflightMcp"];
+        options?: never;
         head?: never;
         patch?: never;
         trace?: never;
@@ -439,11 +419,7 @@ export interface paths {
          */
         post: operations["postMcpV1"];
         delete?: never;
-        /**
-         * CORS preflight
-         * @description The same as `OPTIONS /mcp`.
-         */
-        options: operations["preflightMcpV1"];
+        options?: never;
         head?: never;
         patch?: never;
         trace?: never;
@@ -1572,17 +1548,6 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The request may be made from any origin with these headers and methods. */
-        Preflight: {
-            headers: {
-                "Access-Control-Allow-Origin"?: string;
-                "Access-Control-Allow-Methods"?: string;
-                "Access-Control-Allow-Headers"?: string;
-                "Access-Control-Max-Age"?: string;
-                [name: string]: unknown;
-            };
-            content?: never;
-        };
         /** @description No API key was sent (code `missing_credentials`); for `/usage`, also a rejected identity token (`invalid_token`). */
         MissingCredentials: {
             headers: {
@@ -1824,21 +1789,6 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    preflightVerse: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description `{book}-{chapter}-{verse}`, lower case, hyphen-separated; aliases are accepted. */
-                slug: components["parameters"]["VerseSlug"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            204: components["responses"]["Preflight"];
-        };
-    };
     listNarratives: {
         parameters: {
             query?: {
@@ -1871,18 +1821,6 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    preflightNarratives: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            204: components["responses"]["Preflight"];
         };
     };
     getNarrative: {
@@ -1930,20 +1868,6 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    preflightNarrative: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                slug: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            204: components["responses"]["Preflight"];
-        };
-    };
     resolveReference: {
         parameters: {
             query: {
@@ -1971,18 +1895,6 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    preflightResolve: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            204: components["responses"]["Preflight"];
         };
     };
     getPassage: {
@@ -2039,21 +1951,6 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    preflightPassage: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description A canonical passage slug (`john-3-16-18`, `psalms-23`, `genesis-1-1-2-3`) or a percent-encoded free-text reference (`Romans%208%3A28%2C%2031-39`). */
-                ref: components["parameters"]["PassageRef"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            204: components["responses"]["Preflight"];
-        };
-    };
     searchVerses: {
         parameters: {
             query: {
@@ -2094,18 +1991,6 @@ export interface operations {
             429: components["responses"]["QuotaExceeded"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    preflightSearch: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            204: components["responses"]["Preflight"];
         };
     };
     listKeys: {
@@ -2172,18 +2057,6 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    preflightKeys: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            204: components["responses"]["Preflight"];
-        };
-    };
     revokeKey: {
         parameters: {
             query?: never;
@@ -2218,20 +2091,6 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    preflightKey: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            204: components["responses"]["Preflight"];
-        };
-    };
     getUsage: {
         parameters: {
             query?: never;
@@ -2255,18 +2114,6 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    preflightUsage: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            204: components["responses"]["Preflight"];
         };
     };
     listBooks: {
@@ -2381,21 +2228,56 @@ export interface operations {
     getDocs: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An `ETag` from an earlier response; a match gives 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description The documentation page. */
+            /** @description The reference page. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    /** @description Scripts from this origin only; the contract fetched from this origin. */
+                    "Content-Security-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "text/html": string;
                 };
             };
+            304: components["responses"]["NotModified"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    getDocsScript: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An `ETag` from an earlier response; a match gives 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The script. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/javascript": string;
+                };
+            };
+            304: components["responses"]["NotModified"];
             429: components["responses"]["RateLimited"];
         };
     };
@@ -2523,19 +2405,6 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    preflightMcp: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            204: components["responses"]["Preflight"];
-            403: components["responses"]["OriginNotAllowed"];
-        };
-    };
     postMcpV1: {
         parameters: {
             query?: never;
@@ -2603,19 +2472,6 @@ export interface operations {
             429: components["responses"]["QuotaExceeded"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    preflightMcpV1: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            204: components["responses"]["Preflight"];
-            403: components["responses"]["OriginNotAllowed"];
         };
     };
     getMcpServerCard: {

@@ -295,24 +295,6 @@ export const routes = {
       }
     }
   },
-  "preflightVerse": {
-    "method": "OPTIONS",
-    "url": "/api/v1/verse/:slug",
-    "schema": {
-      "params": {
-        "type": "object",
-        "properties": {
-          "slug": {
-            "type": "string",
-            "maxLength": 200
-          }
-        },
-        "required": [
-          "slug"
-        ]
-      }
-    }
-  },
   "listNarratives": {
     "method": "GET",
     "url": "/api/v1/narratives",
@@ -426,11 +408,6 @@ export const routes = {
         }
       }
     }
-  },
-  "preflightNarratives": {
-    "method": "OPTIONS",
-    "url": "/api/v1/narratives",
-    "schema": {}
   },
   "getNarrative": {
     "method": "GET",
@@ -914,24 +891,6 @@ export const routes = {
       }
     }
   },
-  "preflightNarrative": {
-    "method": "OPTIONS",
-    "url": "/api/v1/narratives/:slug",
-    "schema": {
-      "params": {
-        "type": "object",
-        "properties": {
-          "slug": {
-            "type": "string",
-            "maxLength": 200
-          }
-        },
-        "required": [
-          "slug"
-        ]
-      }
-    }
-  },
   "resolveReference": {
     "method": "GET",
     "url": "/api/v1/resolve",
@@ -1046,11 +1005,6 @@ export const routes = {
         }
       }
     }
-  },
-  "preflightResolve": {
-    "method": "OPTIONS",
-    "url": "/api/v1/resolve",
-    "schema": {}
   },
   "getPassage": {
     "method": "GET",
@@ -1406,24 +1360,6 @@ export const routes = {
       }
     }
   },
-  "preflightPassage": {
-    "method": "OPTIONS",
-    "url": "/api/v1/passage/:ref",
-    "schema": {
-      "params": {
-        "type": "object",
-        "properties": {
-          "ref": {
-            "type": "string",
-            "maxLength": 500
-          }
-        },
-        "required": [
-          "ref"
-        ]
-      }
-    }
-  },
   "searchVerses": {
     "method": "GET",
     "url": "/api/v1/search",
@@ -1575,11 +1511,6 @@ export const routes = {
         }
       }
     }
-  },
-  "preflightSearch": {
-    "method": "OPTIONS",
-    "url": "/api/v1/search",
-    "schema": {}
   },
   "listKeys": {
     "method": "GET",
@@ -1761,31 +1692,8 @@ export const routes = {
       }
     }
   },
-  "preflightKeys": {
-    "method": "OPTIONS",
-    "url": "/api/v1/keys",
-    "schema": {}
-  },
   "revokeKey": {
     "method": "DELETE",
-    "url": "/api/v1/keys/:id",
-    "schema": {
-      "params": {
-        "type": "object",
-        "properties": {
-          "id": {
-            "type": "string",
-            "maxLength": 64
-          }
-        },
-        "required": [
-          "id"
-        ]
-      }
-    }
-  },
-  "preflightKey": {
-    "method": "OPTIONS",
     "url": "/api/v1/keys/:id",
     "schema": {
       "params": {
@@ -1985,11 +1893,6 @@ export const routes = {
         }
       }
     }
-  },
-  "preflightUsage": {
-    "method": "OPTIONS",
-    "url": "/api/v1/usage",
-    "schema": {}
   },
   "listBooks": {
     "method": "GET",
@@ -2375,7 +2278,32 @@ export const routes = {
   "getDocs": {
     "method": "GET",
     "url": "/docs",
-    "schema": {}
+    "schema": {
+      "headers": {
+        "type": "object",
+        "properties": {
+          "if-none-match": {
+            "type": "string"
+          }
+        },
+        "required": []
+      }
+    }
+  },
+  "getDocsScript": {
+    "method": "GET",
+    "url": "/docs/rapidoc.js",
+    "schema": {
+      "headers": {
+        "type": "object",
+        "properties": {
+          "if-none-match": {
+            "type": "string"
+          }
+        },
+        "required": []
+      }
+    }
   },
   "getProblemType": {
     "method": "GET",
@@ -2619,11 +2547,6 @@ export const routes = {
       }
     }
   },
-  "preflightMcp": {
-    "method": "OPTIONS",
-    "url": "/mcp",
-    "schema": {}
-  },
   "postMcpV1": {
     "method": "POST",
     "url": "/api/v1/mcp",
@@ -2842,11 +2765,6 @@ export const routes = {
         }
       }
     }
-  },
-  "preflightMcpV1": {
-    "method": "OPTIONS",
-    "url": "/api/v1/mcp",
-    "schema": {}
   },
   "getMcpServerCard": {
     "method": "GET",

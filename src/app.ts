@@ -5,7 +5,7 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import { routes } from '../generated/route-schemas.js'
 import { metricsEnabled, type Config } from './config.js'
-import { AppError, installErrorHandling, sendProblem } from './errors.js'
+import { AppError, installErrorHandling, type KnownRoute, sendProblem } from './errors.js'
 import { registerDiscoveryRoutes } from './discovery/discovery.routes.js'
 import { writeClientError } from './http/client-error.js'
 import { requestIdOf } from './http/request-id.js'
@@ -113,7 +113,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const apiRoutes = Object.values(routes).filter(
     (route) => !route.url.startsWith('/:') && route !== routes.getMcp && (route !== routes.getMetrics || metricsToken !== undefined),
   )
-  installErrorHandling(app, config.publicBaseUrl, apiRoutes, htmlErrors)
+  // The preflights are no operations of the contract; the 405 check still names OPTIONS where one answers.
+  const knownRoutes: KnownRoute[] = [...apiRoutes]
+  app.addHook('onRoute', (route) => {
+    if (route.method === 'OPTIONS' && typeof route.url === 'string') knownRoutes.push({ method: 'OPTIONS', url: route.url })
+  })
+  installErrorHandling(app, config.publicBaseUrl, knownRoutes, htmlErrors)
   // Request bodies are JSON only; anything else is 415 rather than a string that fails validation.
   app.removeContentTypeParser('text/plain')
   installCors(app)

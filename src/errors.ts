@@ -281,10 +281,13 @@ function wantsHtml(request: FastifyRequest): boolean {
  * `pages`, errors on page routes are HTML pages, and so is a 404 for a client that asks for HTML.
  */
 export function installErrorHandling(app: FastifyInstance, baseUrl: string, routes: readonly KnownRoute[], pages?: HtmlErrorPages): void {
-  const patterns = routes.map((route) => ({
-    method: route.method,
-    pattern: new RegExp(`^${route.url.replace(/[.+*?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z_]+/g, '[^/]+')}$`),
-  }))
+  // Read at the first unmatched request: routes registered after this call (the preflights) count too.
+  let compiled: { method: string; pattern: RegExp }[] | undefined
+  const patterns = (): { method: string; pattern: RegExp }[] =>
+    (compiled ??= routes.map((route) => ({
+      method: route.method,
+      pattern: new RegExp(`^${route.url.replace(/[.+*?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z_]+/g, '[^/]+')}$`),
+    })))
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const appError = toAppError(error)
     if (appError?.status === 503) request.log.warn({ err: error }, appError.detail)
@@ -303,7 +306,13 @@ export function installErrorHandling(app: FastifyInstance, baseUrl: string, rout
   })
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? ''
-    const allowed = [...new Set(patterns.filter((p) => p.pattern.test(path)).map((p) => p.method))]
+    const allowed = [
+      ...new Set(
+        patterns()
+          .filter((p) => p.pattern.test(path))
+          .map((p) => p.method),
+      ),
+    ]
     if (allowed.length > 0 && !allowed.includes(request.method)) {
       return sendProblem(
         reply,

@@ -135,8 +135,8 @@ export function registerMcpRoutes(app: FastifyInstance, deps: McpRouteDeps): voi
       },
     })
     const preflight = mcpPreflightHeaders()
-    for (const route of [routes.preflightMcp, routes.preflightMcpV1]) {
-      scope.route({ method: route.method, url: route.url, onRequest: origin, handler: (_request, reply) => reply.code(204).headers(preflight).send() })
+    for (const route of [routes.postMcp, routes.postMcpV1]) {
+      scope.route({ method: 'OPTIONS', url: route.url, onRequest: origin, handler: (_request, reply) => reply.code(204).headers(preflight).send() })
     }
   })
 }

@@ -21,7 +21,7 @@ export interface SearchRouteDeps {
 export function registerSearchRoutes(app: FastifyInstance, deps: SearchRouteDeps): void {
   const { search, metering } = deps
 
-  registerPreflight(app, routes.preflightSearch, ['GET'])
+  registerPreflight(app, routes.searchVerses, ['GET'])
 
   app.route<{ Querystring: SearchQuery }>({
     ...routes.searchVerses,
