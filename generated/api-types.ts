@@ -270,7 +270,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** This contract as JSON */
+        /**
+         * This contract as JSON
+         * @description This document as JSON, with this server as `servers`, its contact, and request examples (`x-codeSamples`) on every operation.
+         */
         get: operations["getOpenApiJson"];
         put?: never;
         post?: never;
@@ -287,7 +290,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** This contract as YAML */
+        /**
+         * This contract as YAML
+         * @description This document exactly as written in the repository.
+         */
         get: operations["getOpenApiYaml"];
         put?: never;
         post?: never;
@@ -736,7 +742,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The stylesheet of the public pages */
+        /**
+         * The stylesheet of the public pages
+         * @description The one stylesheet of the public pages (which run no scripts).
+         */
         get: operations["getStylesheet"];
         put?: never;
         post?: never;
@@ -1551,6 +1560,7 @@ export interface components {
         /** @description No API key was sent (code `missing_credentials`); for `/usage`, also a rejected identity token (`invalid_token`). */
         MissingCredentials: {
             headers: {
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                 "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                 [name: string]: unknown;
             };
@@ -1561,6 +1571,7 @@ export interface components {
         /** @description No identity-provider token (`missing_credentials`), or one that is invalid (`invalid_token`). */
         InvalidToken: {
             headers: {
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                 "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                 [name: string]: unknown;
             };
@@ -1580,6 +1591,7 @@ export interface components {
         /** @description The key's monthly quota is used up (code `quota_exceeded`, `policy` `monthly`), or the key sent more requests this second than its tier allows (code `rate_limited`, `policy` `burst`). */
         QuotaExceeded: {
             headers: {
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                 "Retry-After": components["headers"]["RetryAfter"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 RateLimit: components["headers"]["RateLimit"];
@@ -1601,6 +1613,7 @@ export interface components {
         /** @description More requests this second than allowed: per key on routes that take an API key, per client address on the others (code `rate_limited`, `policy` `burst`). */
         RateLimited: {
             headers: {
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                 "Retry-After": components["headers"]["RetryAfter"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 RateLimit: components["headers"]["RateLimit"];
@@ -1623,18 +1636,10 @@ export interface components {
                 };
             };
         };
-        /** @description A browser Origin that may not use the MCP endpoint (code `origin_not_allowed`). */
-        OriginNotAllowed: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
         /** @description Something this request needs is unavailable for now: the database (code `database_unavailable`) or the quota counter (`quota_backend_unavailable`: Redis is down, or a lost counter is being rebuilt), both with `Retry-After`; nothing was served or counted. For key management and account usage, also: no identity provider is configured on this server (`sign_in_not_configured`), or the identity provider's signing keys cannot be fetched (`identity_provider_unavailable`, with `Retry-After`; the token itself may be fine, so retry rather than sign in again). */
         ServiceUnavailable: {
             headers: {
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                 "Retry-After": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
             };
@@ -1663,6 +1668,7 @@ export interface components {
         /** @description The representation matches `If-None-Match`; no body. */
         NotModified: {
             headers: {
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                 ETag: components["headers"]["ETag"];
                 [name: string]: unknown;
             };
@@ -1680,6 +1686,7 @@ export interface components {
         /** @description No verse exists for the slug (code `verse_not_found`). Never counted, but the key's quota headers are sent. */
         VerseNotFound: {
             headers: {
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 RateLimit: components["headers"]["RateLimit"];
                 "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
@@ -1722,6 +1729,8 @@ export interface components {
     };
     requestBodies: never;
     headers: {
+        /** @description `*`, on responses under /api/v1/ to a request with an `Origin` header, and on every discovery file (see CORS in the description). */
+        AccessControlAllowOrigin: "*";
         /** @description The quota policy: `"monthly";q=<allowance>;w=<seconds in this month>`; on a `429 rate_limited`, the per-second policy `"burst";q=<limit>;w=1`. */
         RateLimitPolicy: string;
         /** @description What is left: `"monthly";r=<remaining>;t=<seconds until the month resets>`; on a `429 rate_limited`, `"burst";r=0;t=<seconds until the window ends>`. */
@@ -1766,6 +1775,7 @@ export interface operations {
             /** @description The verse. Counts as one query. */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["CacheControl"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -1840,6 +1850,7 @@ export interface operations {
             /** @description The narrative. Counts as one query. */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
@@ -1915,6 +1926,7 @@ export interface operations {
             /** @description The passage. Counts as one query. */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
@@ -1974,6 +1986,7 @@ export interface operations {
             /** @description One page of results. Counts as one query. */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
@@ -2131,6 +2144,7 @@ export interface operations {
             /** @description The books in canonical order. */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
@@ -2161,6 +2175,7 @@ export interface operations {
             /** @description The book. */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -2421,6 +2436,7 @@ export interface operations {
             /** @description The JSON-RPC response. */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
@@ -2489,6 +2505,7 @@ export interface operations {
             /** @description The server card. */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["CacheControl"];
                     /** @description `Accept`: the media type follows it. */
@@ -2519,6 +2536,7 @@ export interface operations {
             /** @description The server card. */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["CacheControl"];
                     /** @description `Accept`: the media type follows it. */
@@ -2549,6 +2567,7 @@ export interface operations {
             /** @description The catalog. */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["CacheControl"];
                     /** @description `<{PUBLIC_BASE_URL}/.well-known/api-catalog>; rel="api-catalog"` (RFC 9727), on `GET` and `HEAD`. */
@@ -2578,6 +2597,7 @@ export interface operations {
             /** @description The catalog's headers. */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     /** @description `<{PUBLIC_BASE_URL}/.well-known/api-catalog>; rel="api-catalog"`. */
                     Link: string;
                     ETag: components["headers"]["ETag"];
@@ -2590,6 +2610,7 @@ export interface operations {
             /** @description Too many requests from this address this second (`rate_limited`); the problem body is omitted as for every HEAD. */
             429: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -2612,6 +2633,7 @@ export interface operations {
             /** @description The manifest. */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
@@ -2639,6 +2661,7 @@ export interface operations {
             /** @description The file. */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
@@ -2666,6 +2689,7 @@ export interface operations {
             /** @description The file. */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
@@ -2693,6 +2717,7 @@ export interface operations {
             /** @description The file. */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
@@ -2720,6 +2745,7 @@ export interface operations {
             /** @description A sitemap index (sitemaps.org 0.9). */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
@@ -2747,6 +2773,7 @@ export interface operations {
             /** @description The terms page. */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
@@ -2774,6 +2801,7 @@ export interface operations {
             /** @description The logo. */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;

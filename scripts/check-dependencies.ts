@@ -101,6 +101,21 @@ for (const name of [...runtimeDeclared, ...devDeclared]) {
   if (binariesOf(name).some((bin) => binariesRun.has(bin))) toolUsed.add(name)
 }
 
+// Rulesets that linters' configuration files extend by package name (`- '@scope/ruleset'`).
+for (const config of ['.spectral.yaml', 'redocly.yaml']) {
+  const text = ((): string => {
+    try {
+      return readFileSync(join(root, config), 'utf8')
+    } catch {
+      return ''
+    }
+  })()
+  for (const match of text.matchAll(/^\s*-\s*['"]?(@?[\w.-]+(?:\/[\w.-]+)?)['"]?\s*$/gmu)) {
+    const name = match[1] ?? ''
+    if (devDeclared.has(name) || runtimeDeclared.has(name)) toolUsed.add(name)
+  }
+}
+
 // Peer dependencies of used packages, and type packages of used packages, count as used where their owner is.
 function addPeersAndTypes(used: Set<string>): void {
   for (const name of [...used]) {
