@@ -8,7 +8,7 @@
  * calls the JSON operations only.
  */
 import { execFile } from 'node:child_process'
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import t from 'tap'
@@ -89,7 +89,44 @@ interface Calls {
   accountUsage(token: string): Promise<{ status: number; account?: boolean }>
   apiCatalog(): Promise<{ status: number; anchor?: string }>
   text?(): Promise<{ status: number; body?: string }>
+  /** Any GET operation with a JSON answer, by operationId. */
+  get(operationId: string, path: Record<string, string>, query: Record<string, unknown> | undefined, key?: string): Promise<number>
 }
+
+/** The contract's operations: path template, and whether they take query parameters. */
+const OPERATIONS = ((): Map<string, { template: string; hasQuery: boolean }> => {
+  const contract = JSON.parse(readFileSync(projectPath('generated', 'openapi.json'), 'utf8')) as {
+    paths: Record<string, Record<string, { operationId?: string; parameters?: Array<{ in?: string; $ref?: string }> }>>
+  }
+  const found = new Map<string, { template: string; hasQuery: boolean }>()
+  for (const [template, item] of Object.entries(contract.paths)) {
+    for (const operation of Object.values(item)) {
+      if (operation.operationId === undefined) continue
+      // Query parameters are written inline in this contract (the shared ones are path and header parameters, or `style`).
+      const hasQuery = (operation.parameters ?? []).some((p) => p.in === 'query' || p.$ref === '#/components/parameters/Style')
+      found.set(operation.operationId, { template, hasQuery })
+    }
+  }
+  return found
+})()
+
+/** Every other GET operation with a JSON answer: the arguments and the status it must give. */
+const JSON_GETS: ReadonlyArray<{ id: string; path?: Record<string, string>; query?: Record<string, unknown>; keyed?: boolean; status: number }> = [
+  { id: 'listBooks', status: 200 },
+  { id: 'listNarratives', query: { gospel: 'mark', limit: 2 }, keyed: true, status: 200 },
+  { id: 'listNarratives', query: { limit: 0 }, keyed: true, status: 400 },
+  { id: 'getNarrative', path: { slug: 'john-jesus-feeds-five-thousand' }, keyed: true, status: 200 },
+  { id: 'getNarrative', path: { slug: 'john-no-such-narrative' }, keyed: true, status: 404 },
+  { id: 'resolveReference', query: { q: 'see John 3:16 and Ps 23' }, keyed: true, status: 200 },
+  { id: 'getPassage', path: { ref: 'psalms-23' }, keyed: true, status: 200 },
+  { id: 'getPassage', path: { ref: 'nothing-here-9-9' }, keyed: true, status: 404 },
+  { id: 'getOpenApiJson', status: 200 },
+  { id: 'getWellKnownMcpServerCard', status: 200 },
+  { id: 'getMcpServerCard', status: 200 },
+  { id: 'getAiPluginManifest', status: 200 },
+  { id: 'getHealth', status: 200 },
+  { id: 'getReadiness', status: 200 },
+]
 
 t.test('the conformance suite through each client', async (t) => {
   const server = await startServer({ AUTH_JWT_SECRET: TEST_JWT_SECRET, MAX_KEYS_PER_ACCOUNT: '1', QUOTA_FREE: '3' })
@@ -175,6 +212,12 @@ t.test('the conformance suite through each client', async (t) => {
       const catalog = await calls.apiCatalog()
       t.equal(catalog.status, 200, 'getApiCatalog 200')
       t.equal(catalog.anchor, `http://localhost:8080/api/v1`)
+      // A second account's key for the counted reads below (the first key's quota is used up).
+      const other = await calls.createKey(signToken(`conformance-${account}-b`), 'reads')
+      for (const c of JSON_GETS) {
+        const status = await calls.get(c.id, c.path ?? {}, c.query, c.keyed === true ? other.key : undefined)
+        t.equal(status, c.status, `${c.id} ${JSON.stringify({ ...c.path, ...c.query })} ${c.status}`)
+      }
       if (calls.text !== undefined) {
         const text = await calls.text()
         t.equal(text.status, 200, 'getLlmsTxt 200 as text')
@@ -231,6 +274,11 @@ function fetchCalls(client: FetchClient): Calls {
     async apiCatalog() {
       const r = await client.GET('/.well-known/api-catalog', {})
       return { status: r.response.status, anchor: (r.data as { linkset?: Array<{ anchor: string }> } | undefined)?.linkset?.[0]?.anchor }
+    },
+    async get(operationId, path, query, key) {
+      const template = OPERATIONS.get(operationId)?.template ?? ''
+      const r = await client.GET(template, { params: { path, query }, headers: key === undefined ? {} : { 'X-API-Key': key } })
+      return r.response.status
     },
     async text() {
       const r = await client.GET('/llms.txt', { parseAs: 'text' })
@@ -296,6 +344,12 @@ function heyCalls(sdk: HeySdk, client: HeyClient, baseUrl: string): Calls {
       const r = await sdk.getApiCatalog({})
       return { status: r.response.status, anchor: (r.data as { linkset?: Array<{ anchor: string }> } | undefined)?.linkset?.[0]?.anchor }
     },
+    async get(operationId, path, query, key) {
+      const call = (sdk as unknown as Record<string, (options: Record<string, unknown>) => HeyResult>)[operationId]
+      if (call === undefined) throw new Error(`no generated function ${operationId}`)
+      const r = await call({ path, query, ...(key === undefined ? {} : { auth: key }) })
+      return r.response.status
+    },
     async text() {
       const r = await sdk.getLlmsTxt({})
       return { status: r.response.status, body: typeof r.data === 'string' ? r.data : undefined }
@@ -352,6 +406,16 @@ function orvalCalls(sdk: OrvalSdk): Calls {
     async apiCatalog() {
       const r = await sdk.getApiCatalog()
       return { status: r.status, anchor: (r.data as { linkset?: Array<{ anchor: string }> }).linkset?.[0]?.anchor }
+    },
+    async get(operationId, path, query, key) {
+      const call = (sdk as unknown as Record<string, (...args: unknown[]) => OrvalResult>)[operationId]
+      if (call === undefined) throw new Error(`no generated function ${operationId}`)
+      // orval's functions take the path parameters in order, then the query parameters (when the operation has some), then fetch's options.
+      const operation = OPERATIONS.get(operationId)
+      const pathArguments = [...(operation?.template.matchAll(/\{([^}]+)\}/g) ?? [])].map((m) => path[m[1] ?? ''])
+      const queryArguments = operation?.hasQuery === true ? [query ?? {}] : []
+      const r = await call(...pathArguments, ...queryArguments, { headers: key === undefined ? {} : { 'X-API-Key': key } })
+      return r.status
     },
   }
 }
