@@ -18,11 +18,7 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        /**
-         * CORS preflight
-         * @description Answers browsers' preflight requests without a key; allows `X-API-Key`, `Authorization` and `If-None-Match`.
-         */
-        options: operations["preflightVerse"];
+        options?: never;
         head?: never;
         patch?: never;
         trace?: never;
@@ -44,11 +40,7 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        /**
-         * CORS preflight
-         * @description Answers browsers' preflight requests without credentials.
-         */
-        options: operations["preflightNarratives"];
+        options?: never;
         head?: never;
         patch?: never;
         trace?: never;
@@ -71,11 +63,7 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        /**
-         * CORS preflight
-         * @description Answers browsers' preflight requests without credentials.
-         */
-        options: operations["preflightNarrative"];
+        options?: never;
         head?: never;
         patch?: never;
         trace?: never;
@@ -100,11 +88,7 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        /**
-         * CORS preflight
-         * @description Answers browsers' preflight requests without credentials.
-         */
-        options: operations["preflightResolve"];
+        options?: never;
         head?: never;
         patch?: never;
         trace?: never;
@@ -135,11 +119,7 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        /**
-         * CORS preflight
-         * @description Answers browsers' preflight requests without credentials.
-         */
-        options: operations["preflightPassage"];
+        options?: never;
         head?: never;
         patch?: never;
         trace?: never;
@@ -166,11 +146,7 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        /**
-         * CORS preflight
-         * @description Answers browsers' preflight requests without credentials.
-         */
-        options: operations["preflightSearch"];
+        options?: never;
         head?: never;
         patch?: never;
         trace?: never;
@@ -196,11 +172,7 @@ export interface paths {
          */
         post: operations["createKey"];
         delete?: never;
-        /**
-         * CORS preflight
-         * @description Answers browsers' preflight requests without credentials.
-         */
-        options: operations["preflightKeys"];
+        options?: never;
         head?: never;
         patch?: never;
         trace?: never;
@@ -220,11 +192,7 @@ export interface paths {
          * @description The key stops working at once on this instance and within 5 seconds on every other.
          */
         delete: operations["revokeKey"];
-        /**
-         * CORS preflight
-         * @description Answers browsers' preflight requests without credentials.
-         */
-        options: operations["preflightKey"];
+        options?: never;
         head?: never;
         /**
          * Rename an API key or set its allowed domains
@@ -254,11 +222,7 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        /**
-         * CORS preflight
-         * @description Answers browsers' preflight requests without credentials.
-         */
-        options: operations["preflightUsage"];
+        options?: never;
         head?: never;
         patch?: never;
         trace?: never;
@@ -380,7 +344,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** This contract as JSON */
+        /**
+         * This contract as JSON
+         * @description This document as JSON, with this server as `servers`, its contact, and request examples (`x-codeSamples`) on every operation.
+         */
         get: operations["getOpenApiJson"];
         put?: never;
         post?: never;
@@ -397,7 +364,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** This contract as YAML */
+        /**
+         * This contract as YAML
+         * @description This document exactly as written in the repository.
+         */
         get: operations["getOpenApiYaml"];
         put?: never;
         post?: never;
@@ -415,10 +385,30 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Human-readable API documentation
-         * @description Interactive documentation rendered from this contract (Swagger UI, served locally).
+         * The API reference
+         * @description The reference rendered from this contract (RapiDoc, served from this server; no third-party script): every operation with its parameters, responses and request examples in curl, JavaScript and Python (`x-codeSamples` of the served document), and a console to try requests with your key.
          */
         get: operations["getDocs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/docs/rapidoc.js": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The reference's script
+         * @description The RapiDoc web component that `/docs` loads (served from this server, cached for a day).
+         */
+        get: operations["getDocsScript"];
         put?: never;
         post?: never;
         delete?: never;
@@ -454,7 +444,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * No server-to-client stream (405)
+         * @description The endpoint is stateless and opens no server-to-client stream, so `GET` (and `DELETE`) answer `405` (`method_not_allowed`) with `Allow: POST, OPTIONS`, as the Streamable HTTP transport specifies for servers without one.
+         */
+        get: operations["getMcp"];
         put?: never;
         /**
          * The Model Context Protocol endpoint
@@ -485,11 +479,7 @@ export interface paths {
          */
         post: operations["postMcp"];
         delete?: never;
-        /**
-         * CORS preflight
-         * @description Answers preflight requests from allowed browser origins (see the Origin rule of `POST /mcp`).
-         */
-        options: operations["preflightMcp"];
+        options?: never;
         head?: never;
         patch?: never;
         trace?: never;
@@ -509,11 +499,7 @@ export interface paths {
          */
         post: operations["postMcpV1"];
         delete?: never;
-        /**
-         * CORS preflight
-         * @description The same as `OPTIONS /mcp`.
-         */
-        options: operations["preflightMcpV1"];
+        options?: never;
         head?: never;
         patch?: never;
         trace?: never;
@@ -527,7 +513,7 @@ export interface paths {
         };
         /**
          * The MCP server card
-         * @description The same document as `/.well-known/mcp/server-card.json`.
+         * @description The same document as `/.well-known/mcp/server-card.json`, with the same media types.
          */
         get: operations["getMcpServerCard"];
         put?: never;
@@ -549,7 +535,9 @@ export interface paths {
          * The MCP server card (well-known path)
          * @description Describes the MCP server for discovery: name, description, version, the endpoint URL
          *     with its transport (`streamable-http`), how to authenticate, and every tool with its
-         *     input schema. Generated from the tool definitions the endpoint itself serves.
+         *     input schema. Generated from the tool definitions the endpoint itself serves. Its shape is
+         *     the MCP Server Cards draft's (SEP-2127). Served as `application/mcp-server-card+json`
+         *     when `Accept` names that type, otherwise as `application/json`.
          */
         get: operations["getWellKnownMcpServerCard"];
         put?: never;
@@ -571,15 +559,21 @@ export interface paths {
          * The API catalog (RFC 9727)
          * @description A linkset (RFC 9264) naming this API with its OpenAPI document (`service-desc`), its
          *     documentation (`service-doc`), its terms (`terms-of-service`), its status probe
-         *     (`status`) and the MCP endpoint. `HEAD` answers with a `Link` header of relation
-         *     `api-catalog`.
+         *     (`status`) and the MCP endpoint, served as `application/linkset+json` with the
+         *     `profile` parameter of RFC 9727 (the RFC's own URI). Each target's `type` is the media
+         *     type that target is served with. `HEAD` answers with the same headers, among them the
+         *     `Link` header of relation `api-catalog` (RFC 9727 section 3).
          */
         get: operations["getApiCatalog"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
-        head?: never;
+        /**
+         * The API catalog's headers (RFC 9727)
+         * @description The headers of `GET /.well-known/api-catalog` without the body, among them `Link` with relation `api-catalog`.
+         */
+        head: operations["headApiCatalog"];
         patch?: never;
         trace?: never;
     };
@@ -592,7 +586,7 @@ export interface paths {
         };
         /**
          * The AI plugin manifest
-         * @description The `ai-plugin.json` manifest (schema_version `v1`): names and descriptions for people and models, `service_http` authentication with the `X-API-Key` header, and the OpenAPI document.
+         * @description The `ai-plugin.json` manifest (schema_version `v1`): names and descriptions for people and models, `user_http` authentication (each user's own key as `Authorization: Bearer`), and the OpenAPI document.
          */
         get: operations["getAiPluginManifest"];
         put?: never;
@@ -822,7 +816,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The stylesheet of the public pages */
+        /**
+         * The stylesheet of the public pages
+         * @description The one stylesheet of the public pages (which run no scripts).
+         */
         get: operations["getStylesheet"];
         put?: never;
         post?: never;
@@ -1617,58 +1614,124 @@ export interface components {
             /** @description Pass as `cursor` for the next page; null on the last page. */
             next_cursor: string | null;
         };
-        /** @description One JSON-RPC 2.0 request, notification, response or error (batches, which MCP dropped in revision 2025-06-18, are refused). */
-        JsonRpcMessage: {
+        /** @description One JSON-RPC 2.0 message as a client sends it: a request or notification (`method`), or a response to a server request (`result` or `error`). Batches, which MCP dropped in revision 2025-06-18, are refused. */
+        JsonRpcMessage: components["schemas"]["JsonRpcRequest"] | components["schemas"]["JsonRpcResult"] | components["schemas"]["JsonRpcError"];
+        /** @description A request (with `id`) or a notification (without), e.g. `initialize`, `tools/list`, `tools/call`. */
+        JsonRpcRequest: {
             /** @constant */
             jsonrpc: "2.0";
+            id?: components["schemas"]["JsonRpcId"];
+            /** @example tools/call */
+            method: string;
+            params?: {
+                [key: string]: unknown;
+            };
         };
+        /** @description The request's id, echoed in its response. */
+        JsonRpcId: string | number;
+        /** @description What the server answers to a request with an id (a tool's failure is a result with `isError: true`). */
+        JsonRpcResponse: components["schemas"]["JsonRpcResult"] | components["schemas"]["JsonRpcError"];
+        /** @description A successful response; `result` is the method's (for `tools/call`, `content`, `structuredContent` and `isError`). */
+        JsonRpcResult: {
+            /** @constant */
+            jsonrpc: "2.0";
+            id: components["schemas"]["JsonRpcId"];
+            result: {
+                [key: string]: unknown;
+            };
+        };
+        /** @description An error response: `-32700` the body is not JSON, `-32600` JSON that is not one valid JSON-RPC message, `-32601` an unknown method, `-32602` invalid params (an unknown tool, `tools/call` without a tool name), `-32000` a transport error (an unsupported protocol version, an `Accept` without `application/json` and `text/event-stream`). `id` is null when the request's id could not be read. */
+        JsonRpcError: {
+            /** @constant */
+            jsonrpc: "2.0";
+            id: components["schemas"]["JsonRpcId"] | null;
+            error: {
+                /** @example -32602 */
+                code: number;
+                message: string;
+                /** @description Anything the server adds about the error. */
+                data?: unknown;
+            };
+        };
+        /** @description An MCP server card in the shape of the Server Cards draft (SEP-2127), which builds on the MCP registry's `server.json`: a reverse-DNS `name`, a description of at most 100 characters, the remote endpoint with its headers and authentication, the capabilities and every tool with its schemas. */
         McpServerCard: {
-            $schema?: string;
+            /**
+             * Format: uri
+             * @constant
+             */
+            $schema: "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json";
+            /** @description The reverse-DNS form of PUBLIC_BASE_URL's host, a slash, and the service name (e.g. `org.example.api/plainverse`). */
             name: string;
             title?: string;
             description: string;
             version: string;
-            protocolVersion?: string;
             /** Format: uri */
             websiteUrl?: string;
-            endpoints: {
-                /** Format: uri */
-                url: string;
-                /** @constant */
-                transport: "streamable-http";
-            }[];
-            /** @description The endpoints again in the shape of the MCP registry's `server.json` (which the Server Cards proposal, SEP-2127, builds on). */
-            remotes?: {
-                /** @constant */
-                type: "streamable-http";
-                /** Format: uri */
-                url: string;
-            }[];
-            authentication: {
-                type: string;
-            };
-            tools: {
-                name: string;
-                title?: string;
-                description: string;
-                inputSchema: Record<string, never>;
-                outputSchema?: Record<string, never>;
-                annotations?: Record<string, never>;
-            }[];
-        };
-        Linkset: {
-            linkset: ({
-                /** Format: uri */
-                anchor: string;
+            remotes: components["schemas"]["McpRemote"][];
+            /** @description The server's capabilities, as `initialize` reports them. */
+            capabilities: {
+                tools?: {
+                    listChanged?: boolean;
+                };
             } & {
-                [key: string]: {
-                    /** Format: uri */
-                    href: string;
-                    type?: string;
-                    title?: string;
-                }[];
-            })[];
+                [key: string]: unknown;
+            };
+            tools: components["schemas"]["McpTool"][];
         };
+        /** @description How to reach the server over HTTP. */
+        McpRemote: {
+            /** @constant */
+            type: "streamable-http";
+            /** Format: uri */
+            url: string;
+            supportedProtocolVersions?: string[];
+            /** @description Headers a client sends; the API key goes in one of them. */
+            headers?: {
+                name: string;
+                description?: string;
+                isRequired?: boolean;
+                isSecret?: boolean;
+            }[];
+            authentication?: {
+                required: boolean;
+                schemes: string[];
+            };
+        };
+        /** @description One tool as `tools/list` describes it; the schemas are JSON Schema objects. */
+        McpTool: {
+            name: string;
+            title?: string;
+            description: string;
+            inputSchema: {
+                [key: string]: unknown;
+            };
+            outputSchema?: {
+                [key: string]: unknown;
+            };
+            annotations?: {
+                [key: string]: unknown;
+            };
+        };
+        /** @description An RFC 9264 linkset in its JSON form, as RFC 9727 profiles it: one link context per API (`anchor`) with its relations, each a list of targets. */
+        Linkset: {
+            linkset: components["schemas"]["LinkContext"][];
+        };
+        /** @description One API and its links (the relations this server uses). */
+        LinkContext: {
+            /** Format: uri */
+            anchor: string;
+            "service-desc"?: components["schemas"]["LinkTargets"];
+            "service-doc"?: components["schemas"]["LinkTargets"];
+            status?: components["schemas"]["LinkTargets"];
+            "terms-of-service"?: components["schemas"]["LinkTargets"];
+        };
+        LinkTargets: {
+            /** Format: uri */
+            href: string;
+            /** @description The media type the target is served with. */
+            type?: string;
+            title?: string;
+        }[];
         AiPluginManifest: {
             /** @constant */
             schema_version: "v1";
@@ -1676,11 +1739,13 @@ export interface components {
             name_for_model: string;
             description_for_human: string;
             description_for_model: string;
+            /** @description Each user brings their own API key, sent as `Authorization: Bearer <key>` (`user_http`, `bearer`). */
             auth: {
                 /** @constant */
-                type: "service_http";
-                authorization_type?: string;
-                custom_auth_header?: string;
+                type: "user_http";
+                /** @constant */
+                authorization_type: "bearer";
+                instructions?: string;
             };
             api: {
                 /** @constant */
@@ -1736,10 +1801,35 @@ export interface components {
             /** @enum {string} */
             database: "pglite" | "postgres";
         };
+        /** @description This document, with `servers` and `info.contact` from the server's configuration. */
         OpenApiDocument: {
             openapi: string;
-            info: Record<string, never>;
-            paths: Record<string, never>;
+            info: {
+                title: string;
+                version: string;
+                summary?: string;
+                description?: string;
+                contact?: {
+                    name?: string;
+                    email?: string;
+                    /** Format: uri */
+                    url?: string;
+                };
+                license?: {
+                    name: string;
+                    identifier?: string;
+                };
+            };
+            servers?: {
+                url: string;
+                description?: string;
+            }[];
+            paths: {
+                [key: string]: unknown;
+            };
+            components?: {
+                [key: string]: unknown;
+            };
         };
     };
     responses: {
@@ -1794,17 +1884,6 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The request may be made from any origin with these headers and methods. */
-        Preflight: {
-            headers: {
-                "Access-Control-Allow-Origin"?: string;
-                "Access-Control-Allow-Methods"?: string;
-                "Access-Control-Allow-Headers"?: string;
-                "Access-Control-Max-Age"?: string;
-                [name: string]: unknown;
-            };
-            content?: never;
-        };
         /** @description A dashboard page (HTML, never cached, with the dashboard's Content-Security-Policy). */
         DashboardPage: {
             headers: {
@@ -1844,6 +1923,7 @@ export interface components {
         /** @description No API key was sent (code `missing_credentials`); for `/usage`, also a rejected identity token (`invalid_token`). */
         MissingCredentials: {
             headers: {
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                 "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                 [name: string]: unknown;
             };
@@ -1854,6 +1934,7 @@ export interface components {
         /** @description No identity-provider token (`missing_credentials`), or one that is invalid (`invalid_token`). */
         InvalidToken: {
             headers: {
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                 "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                 [name: string]: unknown;
             };
@@ -1873,6 +1954,7 @@ export interface components {
         /** @description The key's monthly quota is used up (code `quota_exceeded`, `policy` `monthly`), or the key sent more requests this second than its tier allows (code `rate_limited`, `policy` `burst`). */
         QuotaExceeded: {
             headers: {
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                 "Retry-After": components["headers"]["RetryAfter"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 RateLimit: components["headers"]["RateLimit"];
@@ -1897,6 +1979,7 @@ export interface components {
         /** @description More requests this second than allowed: per key on routes that take an API key, per client address on the others (code `rate_limited`, `policy` `burst`). */
         RateLimited: {
             headers: {
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                 "Retry-After": components["headers"]["RetryAfter"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 RateLimit: components["headers"]["RateLimit"];
@@ -1919,18 +2002,10 @@ export interface components {
                 };
             };
         };
-        /** @description A browser Origin that may not use the MCP endpoint (code `origin_not_allowed`). */
-        OriginNotAllowed: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
         /** @description Something this request needs is unavailable for now: the database (code `database_unavailable`) or the quota counter (`quota_backend_unavailable`: Redis is down, or a lost counter is being rebuilt), both with `Retry-After`; nothing was served or counted. For key management and account usage, also: no identity provider is configured on this server (`sign_in_not_configured`), or the identity provider's signing keys cannot be fetched (`identity_provider_unavailable`, with `Retry-After`; the token itself may be fine, so retry rather than sign in again). */
         ServiceUnavailable: {
             headers: {
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                 "Retry-After": components["headers"]["BackendRetryAfter"];
                 [name: string]: unknown;
             };
@@ -1959,6 +2034,7 @@ export interface components {
         /** @description The representation matches `If-None-Match`; no body. */
         NotModified: {
             headers: {
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                 ETag: components["headers"]["ETag"];
                 [name: string]: unknown;
             };
@@ -1973,9 +2049,15 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description No verse exists for the slug (code `verse_not_found`). */
+        /** @description No verse exists for the slug (code `verse_not_found`). Never counted, but the key's quota headers are sent. */
         VerseNotFound: {
             headers: {
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -2013,6 +2095,8 @@ export interface components {
     };
     requestBodies: never;
     headers: {
+        /** @description `*`, on responses under /api/v1/ to a request with an `Origin` header, and on every discovery file (see CORS in the description). */
+        AccessControlAllowOrigin: "*";
         /** @description The quota policy: `"monthly";q=<allowance>;w=<seconds in this month>`; on a `429 rate_limited`, the per-second policy `"burst";q=<limit>;w=1`. Always sent where listed. */
         RateLimitPolicy: string;
         /** @description What is left: `"monthly";r=<remaining>;t=<seconds until the month resets>`; on a `429 rate_limited`, `"burst";r=0;t=<seconds until the window ends>`. Always sent where listed. */
@@ -2027,7 +2111,7 @@ export interface components {
         RetryAfter: number;
         /** @description On a 503 for a backend that does not answer (`database_unavailable`, `quota_backend_unavailable`, `identity_provider_unavailable`), a short wait for it to come back, in seconds; absent on `not_ready` and `sign_in_not_configured`. */
         BackendRetryAfter: number;
-        /** @description The authentication scheme to use. */
+        /** @description The challenge (RFC 9110 section 11.6.1), sent with every 401: the schemes to authenticate with, and `error="invalid_token"` for a rejected identity token (RFC 6750). */
         WWWAuthenticate: string;
         /** @description Entity tag of the representation (strong validator). Always sent where listed. */
         ETag: string;
@@ -2059,6 +2143,7 @@ export interface operations {
             /** @description The verse. Counts as one query. */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["CacheControl"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -2082,29 +2167,14 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    preflightVerse: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description `{book}-{chapter}-{verse}`, lower case, hyphen-separated; aliases are accepted. */
-                slug: components["parameters"]["VerseSlug"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            204: components["responses"]["Preflight"];
-        };
-    };
     listNarratives: {
         parameters: {
             query?: {
                 gospel?: "matthew" | "mark" | "luke" | "john";
                 /** @description Words of the title, e.g. `sower` or `five thousand`. */
                 q?: string;
-                /** @description Page size, 1 to 100 (default 50). */
-                limit?: string;
+                /** @description Page size, 1 to 100 (default 50), written in decimal without leading zeros. */
+                limit?: number;
                 /** @description The `next_cursor` of the previous page. */
                 cursor?: string;
             };
@@ -2131,18 +2201,6 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    preflightNarratives: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            204: components["responses"]["Preflight"];
-        };
-    };
     getNarrative: {
         parameters: {
             query?: {
@@ -2160,6 +2218,7 @@ export interface operations {
             /** @description The narrative. Counts as one query. */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
@@ -2186,20 +2245,6 @@ export interface operations {
             429: components["responses"]["QuotaExceeded"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    preflightNarrative: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                slug: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            204: components["responses"]["Preflight"];
         };
     };
     resolveReference: {
@@ -2231,18 +2276,6 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    preflightResolve: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            204: components["responses"]["Preflight"];
-        };
-    };
     getPassage: {
         parameters: {
             query?: {
@@ -2261,6 +2294,7 @@ export interface operations {
             /** @description The passage. Counts as one query. */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
@@ -2297,21 +2331,6 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    preflightPassage: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description A canonical passage slug (`john-3-16-18`, `psalms-23`, `genesis-1-1-2-3`) or a percent-encoded free-text reference (`Romans%208%3A28%2C%2031-39`). */
-                ref: components["parameters"]["PassageRef"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            204: components["responses"]["Preflight"];
-        };
-    };
     searchVerses: {
         parameters: {
             query: {
@@ -2321,8 +2340,8 @@ export interface operations {
                 style?: components["parameters"]["Style"];
                 /** @description Only verses of this book (a slug or alias, e.g. `john`, `1-cor`). */
                 book?: string;
-                /** @description Page size, 1 to 50 (default 10). */
-                limit?: string;
+                /** @description Page size, 1 to 50 (default 10), written in decimal without leading zeros. */
+                limit?: number;
                 /** @description The `next_cursor` of the previous page (valid only with the same q, style and book). */
                 cursor?: string;
             };
@@ -2335,6 +2354,7 @@ export interface operations {
             /** @description One page of results. Counts as one query. */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
@@ -2352,18 +2372,6 @@ export interface operations {
             429: components["responses"]["QuotaExceeded"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    preflightSearch: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            204: components["responses"]["Preflight"];
         };
     };
     listKeys: {
@@ -2430,18 +2438,6 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    preflightKeys: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            204: components["responses"]["Preflight"];
-        };
-    };
     revokeKey: {
         parameters: {
             query?: never;
@@ -2460,6 +2456,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["InvalidToken"];
             /** @description No active key with this id belongs to the account (code `key_not_found`). */
             404: {
@@ -2473,20 +2470,6 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    preflightKey: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            204: components["responses"]["Preflight"];
         };
     };
     updateKey: {
@@ -2554,18 +2537,6 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    preflightUsage: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            204: components["responses"]["Preflight"];
         };
     };
     listOperatorAccounts: {
@@ -2714,6 +2685,7 @@ export interface operations {
             /** @description The books in canonical order. */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
@@ -2744,6 +2716,7 @@ export interface operations {
             /** @description The book. */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -2752,6 +2725,7 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             /** @description No book matches (code `book_not_found`). */
             404: {
                 headers: {
@@ -2810,21 +2784,56 @@ export interface operations {
     getDocs: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An `ETag` from an earlier response; a match gives 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description The documentation page. */
+            /** @description The reference page. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    /** @description Scripts from this origin only; the contract fetched from this origin. */
+                    "Content-Security-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "text/html": string;
                 };
             };
+            304: components["responses"]["NotModified"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    getDocsScript: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An `ETag` from an earlier response; a match gives 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The script. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/javascript": string;
+                };
+            };
+            304: components["responses"]["NotModified"];
             429: components["responses"]["RateLimited"];
         };
     };
@@ -2848,6 +2857,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            400: components["responses"]["BadRequest"];
             /** @description No such problem type (code `not_found`). */
             404: {
                 headers: {
@@ -2858,6 +2868,28 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimited"];
+        };
+    };
+    getMcp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not allowed (`method_not_allowed`). */
+            405: {
+                headers: {
+                    /** @description `POST, OPTIONS`. */
+                    Allow: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     postMcp: {
@@ -2884,7 +2916,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["JsonRpcMessage"];
+                    "application/json": components["schemas"]["JsonRpcResponse"];
                 };
             };
             /** @description A notification or response from the client was accepted; no body. */
@@ -2900,7 +2932,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["JsonRpcMessage"];
+                    "application/json": components["schemas"]["JsonRpcError"];
                 };
             };
             401: components["responses"]["MissingCredentials"];
@@ -2919,7 +2951,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["JsonRpcMessage"];
+                    "application/json": components["schemas"]["JsonRpcError"];
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
@@ -2927,19 +2959,6 @@ export interface operations {
             429: components["responses"]["QuotaExceeded"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    preflightMcp: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            204: components["responses"]["Preflight"];
-            403: components["responses"]["OriginNotAllowed"];
         };
     };
     postMcpV1: {
@@ -2958,6 +2977,7 @@ export interface operations {
             /** @description The JSON-RPC response. */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
@@ -2966,7 +2986,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["JsonRpcMessage"];
+                    "application/json": components["schemas"]["JsonRpcResponse"];
                 };
             };
             /** @description A notification or response from the client was accepted; no body. */
@@ -2982,7 +3002,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["JsonRpcMessage"];
+                    "application/json": components["schemas"]["JsonRpcError"];
                 };
             };
             401: components["responses"]["MissingCredentials"];
@@ -3001,7 +3021,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["JsonRpcMessage"];
+                    "application/json": components["schemas"]["JsonRpcError"];
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
@@ -3009,19 +3029,6 @@ export interface operations {
             429: components["responses"]["QuotaExceeded"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    preflightMcpV1: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            204: components["responses"]["Preflight"];
-            403: components["responses"]["OriginNotAllowed"];
         };
     };
     getMcpServerCard: {
@@ -3039,12 +3046,16 @@ export interface operations {
             /** @description The server card. */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    /** @description `Accept`: the media type follows it. */
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["McpServerCard"];
+                    "application/mcp-server-card+json": components["schemas"]["McpServerCard"];
                 };
             };
             304: components["responses"]["NotModified"];
@@ -3066,12 +3077,16 @@ export interface operations {
             /** @description The server card. */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    /** @description `Accept`: the media type follows it. */
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["McpServerCard"];
+                    "application/mcp-server-card+json": components["schemas"]["McpServerCard"];
                 };
             };
             304: components["responses"]["NotModified"];
@@ -3093,6 +3108,7 @@ export interface operations {
             /** @description The catalog. */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["CacheControl"];
                     /** @description `<{PUBLIC_BASE_URL}/.well-known/api-catalog>; rel="api-catalog"` (RFC 9727), on `GET` and `HEAD`. */
@@ -3105,6 +3121,42 @@ export interface operations {
             };
             304: components["responses"]["NotModified"];
             429: components["responses"]["RateLimited"];
+        };
+    };
+    headApiCatalog: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An `ETag` from an earlier response; a match gives 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The catalog's headers. */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    /** @description `<{PUBLIC_BASE_URL}/.well-known/api-catalog>; rel="api-catalog"`. */
+                    Link: string;
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            304: components["responses"]["NotModified"];
+            /** @description Too many requests from this address this second (`rate_limited`); the problem body is omitted as for every HEAD. */
+            429: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
     getAiPluginManifest: {
@@ -3122,6 +3174,7 @@ export interface operations {
             /** @description The manifest. */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
@@ -3149,6 +3202,7 @@ export interface operations {
             /** @description The file. */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
@@ -3176,6 +3230,7 @@ export interface operations {
             /** @description The file. */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
@@ -3203,6 +3258,7 @@ export interface operations {
             /** @description The file. */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
@@ -3230,6 +3286,7 @@ export interface operations {
             /** @description A sitemap index (sitemaps.org 0.9). */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
@@ -3257,6 +3314,7 @@ export interface operations {
             /** @description The terms page. */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
@@ -3284,6 +3342,7 @@ export interface operations {
             /** @description The logo. */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;

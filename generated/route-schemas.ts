@@ -10,7 +10,8 @@ export const routes = {
         "type": "object",
         "properties": {
           "slug": {
-            "type": "string"
+            "type": "string",
+            "maxLength": 200
           }
         },
         "required": [
@@ -294,23 +295,6 @@ export const routes = {
       }
     }
   },
-  "preflightVerse": {
-    "method": "OPTIONS",
-    "url": "/api/v1/verse/:slug",
-    "schema": {
-      "params": {
-        "type": "object",
-        "properties": {
-          "slug": {
-            "type": "string"
-          }
-        },
-        "required": [
-          "slug"
-        ]
-      }
-    }
-  },
   "listNarratives": {
     "method": "GET",
     "url": "/api/v1/narratives",
@@ -332,9 +316,10 @@ export const routes = {
             "maxLength": 200
           },
           "limit": {
-            "type": "string",
-            "pattern": "^(100|[1-9][0-9]?)$",
-            "default": "50"
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 100,
+            "default": 50
           },
           "cursor": {
             "type": "string",
@@ -424,11 +409,6 @@ export const routes = {
       }
     }
   },
-  "preflightNarratives": {
-    "method": "OPTIONS",
-    "url": "/api/v1/narratives",
-    "schema": {}
-  },
   "getNarrative": {
     "method": "GET",
     "url": "/api/v1/narratives/:slug",
@@ -437,7 +417,8 @@ export const routes = {
         "type": "object",
         "properties": {
           "slug": {
-            "type": "string"
+            "type": "string",
+            "maxLength": 200
           }
         },
         "required": [
@@ -910,23 +891,6 @@ export const routes = {
       }
     }
   },
-  "preflightNarrative": {
-    "method": "OPTIONS",
-    "url": "/api/v1/narratives/:slug",
-    "schema": {
-      "params": {
-        "type": "object",
-        "properties": {
-          "slug": {
-            "type": "string"
-          }
-        },
-        "required": [
-          "slug"
-        ]
-      }
-    }
-  },
   "resolveReference": {
     "method": "GET",
     "url": "/api/v1/resolve",
@@ -1041,11 +1005,6 @@ export const routes = {
         }
       }
     }
-  },
-  "preflightResolve": {
-    "method": "OPTIONS",
-    "url": "/api/v1/resolve",
-    "schema": {}
   },
   "getPassage": {
     "method": "GET",
@@ -1401,24 +1360,6 @@ export const routes = {
       }
     }
   },
-  "preflightPassage": {
-    "method": "OPTIONS",
-    "url": "/api/v1/passage/:ref",
-    "schema": {
-      "params": {
-        "type": "object",
-        "properties": {
-          "ref": {
-            "type": "string",
-            "maxLength": 500
-          }
-        },
-        "required": [
-          "ref"
-        ]
-      }
-    }
-  },
   "searchVerses": {
     "method": "GET",
     "url": "/api/v1/search",
@@ -1445,9 +1386,10 @@ export const routes = {
             "maxLength": 64
           },
           "limit": {
-            "type": "string",
-            "pattern": "^(50|[1-4][0-9]|[1-9])$",
-            "default": "10"
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 50,
+            "default": 10
           },
           "cursor": {
             "type": "string",
@@ -1569,11 +1511,6 @@ export const routes = {
         }
       }
     }
-  },
-  "preflightSearch": {
-    "method": "OPTIONS",
-    "url": "/api/v1/search",
-    "schema": {}
   },
   "listKeys": {
     "method": "GET",
@@ -1764,11 +1701,6 @@ export const routes = {
       }
     }
   },
-  "preflightKeys": {
-    "method": "OPTIONS",
-    "url": "/api/v1/keys",
-    "schema": {}
-  },
   "revokeKey": {
     "method": "DELETE",
     "url": "/api/v1/keys/:id",
@@ -1777,7 +1709,8 @@ export const routes = {
         "type": "object",
         "properties": {
           "id": {
-            "type": "string"
+            "type": "string",
+            "maxLength": 64
           }
         },
         "required": [
@@ -1907,23 +1840,6 @@ export const routes = {
             }
           }
         }
-      }
-    }
-  },
-  "preflightKey": {
-    "method": "OPTIONS",
-    "url": "/api/v1/keys/:id",
-    "schema": {
-      "params": {
-        "type": "object",
-        "properties": {
-          "id": {
-            "type": "string"
-          }
-        },
-        "required": [
-          "id"
-        ]
       }
     }
   },
@@ -2132,11 +2048,6 @@ export const routes = {
         }
       }
     }
-  },
-  "preflightUsage": {
-    "method": "OPTIONS",
-    "url": "/api/v1/usage",
-    "schema": {}
   },
   "listOperatorAccounts": {
     "method": "GET",
@@ -2563,7 +2474,8 @@ export const routes = {
         "type": "object",
         "properties": {
           "book": {
-            "type": "string"
+            "type": "string",
+            "maxLength": 200
           }
         },
         "required": [
@@ -2757,6 +2669,7 @@ export const routes = {
       "response": {
         "200": {
           "type": "object",
+          "description": "This document, with `servers` and `info.contact` from the server's configuration.",
           "required": [
             "openapi",
             "info",
@@ -2767,10 +2680,79 @@ export const routes = {
               "type": "string"
             },
             "info": {
-              "type": "object"
+              "type": "object",
+              "required": [
+                "title",
+                "version"
+              ],
+              "properties": {
+                "title": {
+                  "type": "string"
+                },
+                "version": {
+                  "type": "string"
+                },
+                "summary": {
+                  "type": "string"
+                },
+                "description": {
+                  "type": "string"
+                },
+                "contact": {
+                  "type": "object",
+                  "properties": {
+                    "name": {
+                      "type": "string"
+                    },
+                    "email": {
+                      "type": "string"
+                    },
+                    "url": {
+                      "type": "string",
+                      "format": "uri"
+                    }
+                  }
+                },
+                "license": {
+                  "type": "object",
+                  "required": [
+                    "name"
+                  ],
+                  "properties": {
+                    "name": {
+                      "type": "string"
+                    },
+                    "identifier": {
+                      "type": "string"
+                    }
+                  }
+                }
+              }
+            },
+            "servers": {
+              "type": "array",
+              "items": {
+                "type": "object",
+                "required": [
+                  "url"
+                ],
+                "properties": {
+                  "url": {
+                    "type": "string"
+                  },
+                  "description": {
+                    "type": "string"
+                  }
+                }
+              }
             },
             "paths": {
-              "type": "object"
+              "type": "object",
+              "additionalProperties": true
+            },
+            "components": {
+              "type": "object",
+              "additionalProperties": true
             }
           }
         }
@@ -2785,7 +2767,32 @@ export const routes = {
   "getDocs": {
     "method": "GET",
     "url": "/docs",
-    "schema": {}
+    "schema": {
+      "headers": {
+        "type": "object",
+        "properties": {
+          "if-none-match": {
+            "type": "string"
+          }
+        },
+        "required": []
+      }
+    }
+  },
+  "getDocsScript": {
+    "method": "GET",
+    "url": "/docs/rapidoc.js",
+    "schema": {
+      "headers": {
+        "type": "object",
+        "properties": {
+          "if-none-match": {
+            "type": "string"
+          }
+        },
+        "required": []
+      }
+    }
   },
   "getProblemType": {
     "method": "GET",
@@ -2795,7 +2802,8 @@ export const routes = {
         "type": "object",
         "properties": {
           "type": {
-            "type": "string"
+            "type": "string",
+            "maxLength": 100
           }
         },
         "required": [
@@ -2804,83 +2812,448 @@ export const routes = {
       }
     }
   },
+  "getMcp": {
+    "method": "GET",
+    "url": "/mcp",
+    "schema": {}
+  },
   "postMcp": {
     "method": "POST",
     "url": "/mcp",
     "schema": {
       "body": {
-        "type": "object",
-        "description": "One JSON-RPC 2.0 request, notification, response or error (batches, which MCP dropped in revision 2025-06-18, are refused).",
-        "required": [
-          "jsonrpc"
-        ],
-        "properties": {
-          "jsonrpc": {
-            "type": "string",
-            "const": "2.0"
+        "description": "One JSON-RPC 2.0 message as a client sends it: a request or notification (`method`), or a response to a server request (`result` or `error`). Batches, which MCP dropped in revision 2025-06-18, are refused.",
+        "anyOf": [
+          {
+            "type": "object",
+            "description": "A request (with `id`) or a notification (without), e.g. `initialize`, `tools/list`, `tools/call`.",
+            "required": [
+              "jsonrpc",
+              "method"
+            ],
+            "properties": {
+              "jsonrpc": {
+                "type": "string",
+                "const": "2.0"
+              },
+              "id": {
+                "description": "The request's id, echoed in its response.",
+                "oneOf": [
+                  {
+                    "type": "string",
+                    "maxLength": 200
+                  },
+                  {
+                    "type": "number"
+                  }
+                ]
+              },
+              "method": {
+                "type": "string"
+              },
+              "params": {
+                "type": "object",
+                "additionalProperties": true
+              }
+            }
+          },
+          {
+            "type": "object",
+            "description": "A successful response; `result` is the method's (for `tools/call`, `content`, `structuredContent` and `isError`).",
+            "required": [
+              "jsonrpc",
+              "id",
+              "result"
+            ],
+            "properties": {
+              "jsonrpc": {
+                "type": "string",
+                "const": "2.0"
+              },
+              "id": {
+                "description": "The request's id, echoed in its response.",
+                "oneOf": [
+                  {
+                    "type": "string",
+                    "maxLength": 200
+                  },
+                  {
+                    "type": "number"
+                  }
+                ]
+              },
+              "result": {
+                "type": "object",
+                "additionalProperties": true
+              }
+            }
+          },
+          {
+            "type": "object",
+            "description": "An error response: `-32700` the body is not JSON, `-32600` JSON that is not one valid JSON-RPC message, `-32601` an unknown method, `-32602` invalid params (an unknown tool, `tools/call` without a tool name), `-32000` a transport error (an unsupported protocol version, an `Accept` without `application/json` and `text/event-stream`). `id` is null when the request's id could not be read.",
+            "required": [
+              "jsonrpc",
+              "id",
+              "error"
+            ],
+            "properties": {
+              "jsonrpc": {
+                "type": "string",
+                "const": "2.0"
+              },
+              "id": {
+                "oneOf": [
+                  {
+                    "description": "The request's id, echoed in its response.",
+                    "oneOf": [
+                      {
+                        "type": "string",
+                        "maxLength": 200
+                      },
+                      {
+                        "type": "number"
+                      }
+                    ]
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "error": {
+                "type": "object",
+                "required": [
+                  "code",
+                  "message"
+                ],
+                "properties": {
+                  "code": {
+                    "type": "integer"
+                  },
+                  "message": {
+                    "type": "string",
+                    "maxLength": 1000
+                  },
+                  "data": {
+                    "description": "Anything the server adds about the error."
+                  }
+                }
+              }
+            }
           }
-        }
+        ]
       },
       "response": {
         "200": {
-          "type": "object",
-          "description": "One JSON-RPC 2.0 request, notification, response or error (batches, which MCP dropped in revision 2025-06-18, are refused).",
-          "required": [
-            "jsonrpc"
-          ],
-          "properties": {
-            "jsonrpc": {
-              "type": "string",
-              "const": "2.0"
+          "description": "What the server answers to a request with an id (a tool's failure is a result with `isError: true`).",
+          "oneOf": [
+            {
+              "type": "object",
+              "description": "A successful response; `result` is the method's (for `tools/call`, `content`, `structuredContent` and `isError`).",
+              "required": [
+                "jsonrpc",
+                "id",
+                "result"
+              ],
+              "properties": {
+                "jsonrpc": {
+                  "type": "string",
+                  "const": "2.0"
+                },
+                "id": {
+                  "description": "The request's id, echoed in its response.",
+                  "oneOf": [
+                    {
+                      "type": "string",
+                      "maxLength": 200
+                    },
+                    {
+                      "type": "number"
+                    }
+                  ]
+                },
+                "result": {
+                  "type": "object",
+                  "additionalProperties": true
+                }
+              }
+            },
+            {
+              "type": "object",
+              "description": "An error response: `-32700` the body is not JSON, `-32600` JSON that is not one valid JSON-RPC message, `-32601` an unknown method, `-32602` invalid params (an unknown tool, `tools/call` without a tool name), `-32000` a transport error (an unsupported protocol version, an `Accept` without `application/json` and `text/event-stream`). `id` is null when the request's id could not be read.",
+              "required": [
+                "jsonrpc",
+                "id",
+                "error"
+              ],
+              "properties": {
+                "jsonrpc": {
+                  "type": "string",
+                  "const": "2.0"
+                },
+                "id": {
+                  "oneOf": [
+                    {
+                      "description": "The request's id, echoed in its response.",
+                      "oneOf": [
+                        {
+                          "type": "string",
+                          "maxLength": 200
+                        },
+                        {
+                          "type": "number"
+                        }
+                      ]
+                    },
+                    {
+                      "type": "null"
+                    }
+                  ]
+                },
+                "error": {
+                  "type": "object",
+                  "required": [
+                    "code",
+                    "message"
+                  ],
+                  "properties": {
+                    "code": {
+                      "type": "integer"
+                    },
+                    "message": {
+                      "type": "string",
+                      "maxLength": 1000
+                    },
+                    "data": {
+                      "description": "Anything the server adds about the error."
+                    }
+                  }
+                }
+              }
             }
-          }
+          ]
         }
       }
     }
-  },
-  "preflightMcp": {
-    "method": "OPTIONS",
-    "url": "/mcp",
-    "schema": {}
   },
   "postMcpV1": {
     "method": "POST",
     "url": "/api/v1/mcp",
     "schema": {
       "body": {
-        "type": "object",
-        "description": "One JSON-RPC 2.0 request, notification, response or error (batches, which MCP dropped in revision 2025-06-18, are refused).",
-        "required": [
-          "jsonrpc"
-        ],
-        "properties": {
-          "jsonrpc": {
-            "type": "string",
-            "const": "2.0"
+        "description": "One JSON-RPC 2.0 message as a client sends it: a request or notification (`method`), or a response to a server request (`result` or `error`). Batches, which MCP dropped in revision 2025-06-18, are refused.",
+        "anyOf": [
+          {
+            "type": "object",
+            "description": "A request (with `id`) or a notification (without), e.g. `initialize`, `tools/list`, `tools/call`.",
+            "required": [
+              "jsonrpc",
+              "method"
+            ],
+            "properties": {
+              "jsonrpc": {
+                "type": "string",
+                "const": "2.0"
+              },
+              "id": {
+                "description": "The request's id, echoed in its response.",
+                "oneOf": [
+                  {
+                    "type": "string",
+                    "maxLength": 200
+                  },
+                  {
+                    "type": "number"
+                  }
+                ]
+              },
+              "method": {
+                "type": "string"
+              },
+              "params": {
+                "type": "object",
+                "additionalProperties": true
+              }
+            }
+          },
+          {
+            "type": "object",
+            "description": "A successful response; `result` is the method's (for `tools/call`, `content`, `structuredContent` and `isError`).",
+            "required": [
+              "jsonrpc",
+              "id",
+              "result"
+            ],
+            "properties": {
+              "jsonrpc": {
+                "type": "string",
+                "const": "2.0"
+              },
+              "id": {
+                "description": "The request's id, echoed in its response.",
+                "oneOf": [
+                  {
+                    "type": "string",
+                    "maxLength": 200
+                  },
+                  {
+                    "type": "number"
+                  }
+                ]
+              },
+              "result": {
+                "type": "object",
+                "additionalProperties": true
+              }
+            }
+          },
+          {
+            "type": "object",
+            "description": "An error response: `-32700` the body is not JSON, `-32600` JSON that is not one valid JSON-RPC message, `-32601` an unknown method, `-32602` invalid params (an unknown tool, `tools/call` without a tool name), `-32000` a transport error (an unsupported protocol version, an `Accept` without `application/json` and `text/event-stream`). `id` is null when the request's id could not be read.",
+            "required": [
+              "jsonrpc",
+              "id",
+              "error"
+            ],
+            "properties": {
+              "jsonrpc": {
+                "type": "string",
+                "const": "2.0"
+              },
+              "id": {
+                "oneOf": [
+                  {
+                    "description": "The request's id, echoed in its response.",
+                    "oneOf": [
+                      {
+                        "type": "string",
+                        "maxLength": 200
+                      },
+                      {
+                        "type": "number"
+                      }
+                    ]
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "error": {
+                "type": "object",
+                "required": [
+                  "code",
+                  "message"
+                ],
+                "properties": {
+                  "code": {
+                    "type": "integer"
+                  },
+                  "message": {
+                    "type": "string",
+                    "maxLength": 1000
+                  },
+                  "data": {
+                    "description": "Anything the server adds about the error."
+                  }
+                }
+              }
+            }
           }
-        }
+        ]
       },
       "response": {
         "200": {
-          "type": "object",
-          "description": "One JSON-RPC 2.0 request, notification, response or error (batches, which MCP dropped in revision 2025-06-18, are refused).",
-          "required": [
-            "jsonrpc"
-          ],
-          "properties": {
-            "jsonrpc": {
-              "type": "string",
-              "const": "2.0"
+          "description": "What the server answers to a request with an id (a tool's failure is a result with `isError: true`).",
+          "oneOf": [
+            {
+              "type": "object",
+              "description": "A successful response; `result` is the method's (for `tools/call`, `content`, `structuredContent` and `isError`).",
+              "required": [
+                "jsonrpc",
+                "id",
+                "result"
+              ],
+              "properties": {
+                "jsonrpc": {
+                  "type": "string",
+                  "const": "2.0"
+                },
+                "id": {
+                  "description": "The request's id, echoed in its response.",
+                  "oneOf": [
+                    {
+                      "type": "string",
+                      "maxLength": 200
+                    },
+                    {
+                      "type": "number"
+                    }
+                  ]
+                },
+                "result": {
+                  "type": "object",
+                  "additionalProperties": true
+                }
+              }
+            },
+            {
+              "type": "object",
+              "description": "An error response: `-32700` the body is not JSON, `-32600` JSON that is not one valid JSON-RPC message, `-32601` an unknown method, `-32602` invalid params (an unknown tool, `tools/call` without a tool name), `-32000` a transport error (an unsupported protocol version, an `Accept` without `application/json` and `text/event-stream`). `id` is null when the request's id could not be read.",
+              "required": [
+                "jsonrpc",
+                "id",
+                "error"
+              ],
+              "properties": {
+                "jsonrpc": {
+                  "type": "string",
+                  "const": "2.0"
+                },
+                "id": {
+                  "oneOf": [
+                    {
+                      "description": "The request's id, echoed in its response.",
+                      "oneOf": [
+                        {
+                          "type": "string",
+                          "maxLength": 200
+                        },
+                        {
+                          "type": "number"
+                        }
+                      ]
+                    },
+                    {
+                      "type": "null"
+                    }
+                  ]
+                },
+                "error": {
+                  "type": "object",
+                  "required": [
+                    "code",
+                    "message"
+                  ],
+                  "properties": {
+                    "code": {
+                      "type": "integer"
+                    },
+                    "message": {
+                      "type": "string",
+                      "maxLength": 1000
+                    },
+                    "data": {
+                      "description": "Anything the server adds about the error."
+                    }
+                  }
+                }
+              }
             }
-          }
+          ]
         }
       }
     }
-  },
-  "preflightMcpV1": {
-    "method": "OPTIONS",
-    "url": "/api/v1/mcp",
-    "schema": {}
   },
   "getMcpServerCard": {
     "method": "GET",
@@ -2898,63 +3271,53 @@ export const routes = {
       "response": {
         "200": {
           "type": "object",
+          "description": "An MCP server card in the shape of the Server Cards draft (SEP-2127), which builds on the MCP registry's `server.json`: a reverse-DNS `name`, a description of at most 100 characters, the remote endpoint with its headers and authentication, the capabilities and every tool with its schemas.",
           "required": [
+            "$schema",
             "name",
-            "description",
             "version",
-            "endpoints",
-            "authentication",
+            "description",
+            "remotes",
+            "capabilities",
             "tools"
           ],
           "properties": {
             "$schema": {
-              "type": "string"
+              "type": "string",
+              "format": "uri",
+              "const": "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json"
             },
             "name": {
-              "type": "string"
+              "type": "string",
+              "description": "The reverse-DNS form of PUBLIC_BASE_URL's host, a slash, and the service name (e.g. `org.example.api/plainverse`).",
+              "minLength": 3,
+              "maxLength": 200,
+              "pattern": "^[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+$"
             },
             "title": {
-              "type": "string"
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 100
             },
             "description": {
-              "type": "string"
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 100
             },
             "version": {
-              "type": "string"
-            },
-            "protocolVersion": {
-              "type": "string"
+              "type": "string",
+              "maxLength": 255
             },
             "websiteUrl": {
               "type": "string",
               "format": "uri"
             },
-            "endpoints": {
+            "remotes": {
               "type": "array",
               "minItems": 1,
               "items": {
                 "type": "object",
-                "required": [
-                  "url",
-                  "transport"
-                ],
-                "properties": {
-                  "url": {
-                    "type": "string",
-                    "format": "uri"
-                  },
-                  "transport": {
-                    "type": "string",
-                    "const": "streamable-http"
-                  }
-                }
-              }
-            },
-            "remotes": {
-              "type": "array",
-              "description": "The endpoints again in the shape of the MCP registry's `server.json` (which the Server Cards proposal, SEP-2127, builds on).",
-              "items": {
-                "type": "object",
+                "description": "How to reach the server over HTTP.",
                 "required": [
                   "type",
                   "url"
@@ -2967,18 +3330,70 @@ export const routes = {
                   "url": {
                     "type": "string",
                     "format": "uri"
+                  },
+                  "supportedProtocolVersions": {
+                    "type": "array",
+                    "items": {
+                      "type": "string"
+                    }
+                  },
+                  "headers": {
+                    "type": "array",
+                    "description": "Headers a client sends; the API key goes in one of them.",
+                    "items": {
+                      "type": "object",
+                      "required": [
+                        "name"
+                      ],
+                      "properties": {
+                        "name": {
+                          "type": "string"
+                        },
+                        "description": {
+                          "type": "string"
+                        },
+                        "isRequired": {
+                          "type": "boolean"
+                        },
+                        "isSecret": {
+                          "type": "boolean"
+                        }
+                      }
+                    }
+                  },
+                  "authentication": {
+                    "type": "object",
+                    "required": [
+                      "required",
+                      "schemes"
+                    ],
+                    "properties": {
+                      "required": {
+                        "type": "boolean"
+                      },
+                      "schemes": {
+                        "type": "array",
+                        "items": {
+                          "type": "string"
+                        }
+                      }
+                    }
                   }
                 }
               }
             },
-            "authentication": {
+            "capabilities": {
               "type": "object",
-              "required": [
-                "type"
-              ],
+              "description": "The server's capabilities, as `initialize` reports them.",
+              "additionalProperties": true,
               "properties": {
-                "type": {
-                  "type": "string"
+                "tools": {
+                  "type": "object",
+                  "properties": {
+                    "listChanged": {
+                      "type": "boolean"
+                    }
+                  }
                 }
               }
             },
@@ -2986,6 +3401,7 @@ export const routes = {
               "type": "array",
               "items": {
                 "type": "object",
+                "description": "One tool as `tools/list` describes it; the schemas are JSON Schema objects.",
                 "required": [
                   "name",
                   "description",
@@ -3002,13 +3418,16 @@ export const routes = {
                     "type": "string"
                   },
                   "inputSchema": {
-                    "type": "object"
+                    "type": "object",
+                    "additionalProperties": true
                   },
                   "outputSchema": {
-                    "type": "object"
+                    "type": "object",
+                    "additionalProperties": true
                   },
                   "annotations": {
-                    "type": "object"
+                    "type": "object",
+                    "additionalProperties": true
                   }
                 }
               }
@@ -3034,63 +3453,53 @@ export const routes = {
       "response": {
         "200": {
           "type": "object",
+          "description": "An MCP server card in the shape of the Server Cards draft (SEP-2127), which builds on the MCP registry's `server.json`: a reverse-DNS `name`, a description of at most 100 characters, the remote endpoint with its headers and authentication, the capabilities and every tool with its schemas.",
           "required": [
+            "$schema",
             "name",
-            "description",
             "version",
-            "endpoints",
-            "authentication",
+            "description",
+            "remotes",
+            "capabilities",
             "tools"
           ],
           "properties": {
             "$schema": {
-              "type": "string"
+              "type": "string",
+              "format": "uri",
+              "const": "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json"
             },
             "name": {
-              "type": "string"
+              "type": "string",
+              "description": "The reverse-DNS form of PUBLIC_BASE_URL's host, a slash, and the service name (e.g. `org.example.api/plainverse`).",
+              "minLength": 3,
+              "maxLength": 200,
+              "pattern": "^[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+$"
             },
             "title": {
-              "type": "string"
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 100
             },
             "description": {
-              "type": "string"
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 100
             },
             "version": {
-              "type": "string"
-            },
-            "protocolVersion": {
-              "type": "string"
+              "type": "string",
+              "maxLength": 255
             },
             "websiteUrl": {
               "type": "string",
               "format": "uri"
             },
-            "endpoints": {
+            "remotes": {
               "type": "array",
               "minItems": 1,
               "items": {
                 "type": "object",
-                "required": [
-                  "url",
-                  "transport"
-                ],
-                "properties": {
-                  "url": {
-                    "type": "string",
-                    "format": "uri"
-                  },
-                  "transport": {
-                    "type": "string",
-                    "const": "streamable-http"
-                  }
-                }
-              }
-            },
-            "remotes": {
-              "type": "array",
-              "description": "The endpoints again in the shape of the MCP registry's `server.json` (which the Server Cards proposal, SEP-2127, builds on).",
-              "items": {
-                "type": "object",
+                "description": "How to reach the server over HTTP.",
                 "required": [
                   "type",
                   "url"
@@ -3103,18 +3512,70 @@ export const routes = {
                   "url": {
                     "type": "string",
                     "format": "uri"
+                  },
+                  "supportedProtocolVersions": {
+                    "type": "array",
+                    "items": {
+                      "type": "string"
+                    }
+                  },
+                  "headers": {
+                    "type": "array",
+                    "description": "Headers a client sends; the API key goes in one of them.",
+                    "items": {
+                      "type": "object",
+                      "required": [
+                        "name"
+                      ],
+                      "properties": {
+                        "name": {
+                          "type": "string"
+                        },
+                        "description": {
+                          "type": "string"
+                        },
+                        "isRequired": {
+                          "type": "boolean"
+                        },
+                        "isSecret": {
+                          "type": "boolean"
+                        }
+                      }
+                    }
+                  },
+                  "authentication": {
+                    "type": "object",
+                    "required": [
+                      "required",
+                      "schemes"
+                    ],
+                    "properties": {
+                      "required": {
+                        "type": "boolean"
+                      },
+                      "schemes": {
+                        "type": "array",
+                        "items": {
+                          "type": "string"
+                        }
+                      }
+                    }
                   }
                 }
               }
             },
-            "authentication": {
+            "capabilities": {
               "type": "object",
-              "required": [
-                "type"
-              ],
+              "description": "The server's capabilities, as `initialize` reports them.",
+              "additionalProperties": true,
               "properties": {
-                "type": {
-                  "type": "string"
+                "tools": {
+                  "type": "object",
+                  "properties": {
+                    "listChanged": {
+                      "type": "boolean"
+                    }
+                  }
                 }
               }
             },
@@ -3122,6 +3583,7 @@ export const routes = {
               "type": "array",
               "items": {
                 "type": "object",
+                "description": "One tool as `tools/list` describes it; the schemas are JSON Schema objects.",
                 "required": [
                   "name",
                   "description",
@@ -3138,13 +3600,16 @@ export const routes = {
                     "type": "string"
                   },
                   "inputSchema": {
-                    "type": "object"
+                    "type": "object",
+                    "additionalProperties": true
                   },
                   "outputSchema": {
-                    "type": "object"
+                    "type": "object",
+                    "additionalProperties": true
                   },
                   "annotations": {
-                    "type": "object"
+                    "type": "object",
+                    "additionalProperties": true
                   }
                 }
               }
@@ -3156,6 +3621,21 @@ export const routes = {
   },
   "getApiCatalog": {
     "method": "GET",
+    "url": "/.well-known/api-catalog",
+    "schema": {
+      "headers": {
+        "type": "object",
+        "properties": {
+          "if-none-match": {
+            "type": "string"
+          }
+        },
+        "required": []
+      }
+    }
+  },
+  "headApiCatalog": {
+    "method": "HEAD",
     "url": "/.well-known/api-catalog",
     "schema": {
       "headers": {
@@ -3203,15 +3683,16 @@ export const routes = {
               "const": "v1"
             },
             "name_for_human": {
-              "type": "string"
+              "type": "string",
+              "maxLength": 20
             },
             "name_for_model": {
               "type": "string",
-              "pattern": "^[a-zA-Z0-9_]{1,64}$"
+              "pattern": "^[a-zA-Z0-9]{1,50}$"
             },
             "description_for_human": {
               "type": "string",
-              "maxLength": 120
+              "maxLength": 100
             },
             "description_for_model": {
               "type": "string",
@@ -3219,18 +3700,21 @@ export const routes = {
             },
             "auth": {
               "type": "object",
+              "description": "Each user brings their own API key, sent as `Authorization: Bearer <key>` (`user_http`, `bearer`).",
               "required": [
-                "type"
+                "type",
+                "authorization_type"
               ],
               "properties": {
                 "type": {
                   "type": "string",
-                  "const": "service_http"
+                  "const": "user_http"
                 },
                 "authorization_type": {
-                  "type": "string"
+                  "type": "string",
+                  "const": "bearer"
                 },
-                "custom_auth_header": {
+                "instructions": {
                   "type": "string"
                 }
               }
@@ -6884,77 +7368,394 @@ export const componentSchemas = {
     }
   },
   "JsonRpcMessage": {
+    "description": "One JSON-RPC 2.0 message as a client sends it: a request or notification (`method`), or a response to a server request (`result` or `error`). Batches, which MCP dropped in revision 2025-06-18, are refused.",
+    "anyOf": [
+      {
+        "type": "object",
+        "description": "A request (with `id`) or a notification (without), e.g. `initialize`, `tools/list`, `tools/call`.",
+        "required": [
+          "jsonrpc",
+          "method"
+        ],
+        "properties": {
+          "jsonrpc": {
+            "type": "string",
+            "const": "2.0"
+          },
+          "id": {
+            "description": "The request's id, echoed in its response.",
+            "oneOf": [
+              {
+                "type": "string",
+                "maxLength": 200
+              },
+              {
+                "type": "number"
+              }
+            ]
+          },
+          "method": {
+            "type": "string"
+          },
+          "params": {
+            "type": "object",
+            "additionalProperties": true
+          }
+        }
+      },
+      {
+        "type": "object",
+        "description": "A successful response; `result` is the method's (for `tools/call`, `content`, `structuredContent` and `isError`).",
+        "required": [
+          "jsonrpc",
+          "id",
+          "result"
+        ],
+        "properties": {
+          "jsonrpc": {
+            "type": "string",
+            "const": "2.0"
+          },
+          "id": {
+            "description": "The request's id, echoed in its response.",
+            "oneOf": [
+              {
+                "type": "string",
+                "maxLength": 200
+              },
+              {
+                "type": "number"
+              }
+            ]
+          },
+          "result": {
+            "type": "object",
+            "additionalProperties": true
+          }
+        }
+      },
+      {
+        "type": "object",
+        "description": "An error response: `-32700` the body is not JSON, `-32600` JSON that is not one valid JSON-RPC message, `-32601` an unknown method, `-32602` invalid params (an unknown tool, `tools/call` without a tool name), `-32000` a transport error (an unsupported protocol version, an `Accept` without `application/json` and `text/event-stream`). `id` is null when the request's id could not be read.",
+        "required": [
+          "jsonrpc",
+          "id",
+          "error"
+        ],
+        "properties": {
+          "jsonrpc": {
+            "type": "string",
+            "const": "2.0"
+          },
+          "id": {
+            "oneOf": [
+              {
+                "description": "The request's id, echoed in its response.",
+                "oneOf": [
+                  {
+                    "type": "string",
+                    "maxLength": 200
+                  },
+                  {
+                    "type": "number"
+                  }
+                ]
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "error": {
+            "type": "object",
+            "required": [
+              "code",
+              "message"
+            ],
+            "properties": {
+              "code": {
+                "type": "integer"
+              },
+              "message": {
+                "type": "string",
+                "maxLength": 1000
+              },
+              "data": {
+                "description": "Anything the server adds about the error."
+              }
+            }
+          }
+        }
+      }
+    ]
+  },
+  "JsonRpcRequest": {
     "type": "object",
-    "description": "One JSON-RPC 2.0 request, notification, response or error (batches, which MCP dropped in revision 2025-06-18, are refused).",
+    "description": "A request (with `id`) or a notification (without), e.g. `initialize`, `tools/list`, `tools/call`.",
     "required": [
-      "jsonrpc"
+      "jsonrpc",
+      "method"
     ],
     "properties": {
       "jsonrpc": {
         "type": "string",
         "const": "2.0"
+      },
+      "id": {
+        "description": "The request's id, echoed in its response.",
+        "oneOf": [
+          {
+            "type": "string",
+            "maxLength": 200
+          },
+          {
+            "type": "number"
+          }
+        ]
+      },
+      "method": {
+        "type": "string"
+      },
+      "params": {
+        "type": "object",
+        "additionalProperties": true
+      }
+    }
+  },
+  "JsonRpcId": {
+    "description": "The request's id, echoed in its response.",
+    "oneOf": [
+      {
+        "type": "string",
+        "maxLength": 200
+      },
+      {
+        "type": "number"
+      }
+    ]
+  },
+  "JsonRpcResponse": {
+    "description": "What the server answers to a request with an id (a tool's failure is a result with `isError: true`).",
+    "oneOf": [
+      {
+        "type": "object",
+        "description": "A successful response; `result` is the method's (for `tools/call`, `content`, `structuredContent` and `isError`).",
+        "required": [
+          "jsonrpc",
+          "id",
+          "result"
+        ],
+        "properties": {
+          "jsonrpc": {
+            "type": "string",
+            "const": "2.0"
+          },
+          "id": {
+            "description": "The request's id, echoed in its response.",
+            "oneOf": [
+              {
+                "type": "string",
+                "maxLength": 200
+              },
+              {
+                "type": "number"
+              }
+            ]
+          },
+          "result": {
+            "type": "object",
+            "additionalProperties": true
+          }
+        }
+      },
+      {
+        "type": "object",
+        "description": "An error response: `-32700` the body is not JSON, `-32600` JSON that is not one valid JSON-RPC message, `-32601` an unknown method, `-32602` invalid params (an unknown tool, `tools/call` without a tool name), `-32000` a transport error (an unsupported protocol version, an `Accept` without `application/json` and `text/event-stream`). `id` is null when the request's id could not be read.",
+        "required": [
+          "jsonrpc",
+          "id",
+          "error"
+        ],
+        "properties": {
+          "jsonrpc": {
+            "type": "string",
+            "const": "2.0"
+          },
+          "id": {
+            "oneOf": [
+              {
+                "description": "The request's id, echoed in its response.",
+                "oneOf": [
+                  {
+                    "type": "string",
+                    "maxLength": 200
+                  },
+                  {
+                    "type": "number"
+                  }
+                ]
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "error": {
+            "type": "object",
+            "required": [
+              "code",
+              "message"
+            ],
+            "properties": {
+              "code": {
+                "type": "integer"
+              },
+              "message": {
+                "type": "string",
+                "maxLength": 1000
+              },
+              "data": {
+                "description": "Anything the server adds about the error."
+              }
+            }
+          }
+        }
+      }
+    ]
+  },
+  "JsonRpcResult": {
+    "type": "object",
+    "description": "A successful response; `result` is the method's (for `tools/call`, `content`, `structuredContent` and `isError`).",
+    "required": [
+      "jsonrpc",
+      "id",
+      "result"
+    ],
+    "properties": {
+      "jsonrpc": {
+        "type": "string",
+        "const": "2.0"
+      },
+      "id": {
+        "description": "The request's id, echoed in its response.",
+        "oneOf": [
+          {
+            "type": "string",
+            "maxLength": 200
+          },
+          {
+            "type": "number"
+          }
+        ]
+      },
+      "result": {
+        "type": "object",
+        "additionalProperties": true
+      }
+    }
+  },
+  "JsonRpcError": {
+    "type": "object",
+    "description": "An error response: `-32700` the body is not JSON, `-32600` JSON that is not one valid JSON-RPC message, `-32601` an unknown method, `-32602` invalid params (an unknown tool, `tools/call` without a tool name), `-32000` a transport error (an unsupported protocol version, an `Accept` without `application/json` and `text/event-stream`). `id` is null when the request's id could not be read.",
+    "required": [
+      "jsonrpc",
+      "id",
+      "error"
+    ],
+    "properties": {
+      "jsonrpc": {
+        "type": "string",
+        "const": "2.0"
+      },
+      "id": {
+        "oneOf": [
+          {
+            "description": "The request's id, echoed in its response.",
+            "oneOf": [
+              {
+                "type": "string",
+                "maxLength": 200
+              },
+              {
+                "type": "number"
+              }
+            ]
+          },
+          {
+            "type": "null"
+          }
+        ]
+      },
+      "error": {
+        "type": "object",
+        "required": [
+          "code",
+          "message"
+        ],
+        "properties": {
+          "code": {
+            "type": "integer"
+          },
+          "message": {
+            "type": "string",
+            "maxLength": 1000
+          },
+          "data": {
+            "description": "Anything the server adds about the error."
+          }
+        }
       }
     }
   },
   "McpServerCard": {
     "type": "object",
+    "description": "An MCP server card in the shape of the Server Cards draft (SEP-2127), which builds on the MCP registry's `server.json`: a reverse-DNS `name`, a description of at most 100 characters, the remote endpoint with its headers and authentication, the capabilities and every tool with its schemas.",
     "required": [
+      "$schema",
       "name",
-      "description",
       "version",
-      "endpoints",
-      "authentication",
+      "description",
+      "remotes",
+      "capabilities",
       "tools"
     ],
     "properties": {
       "$schema": {
-        "type": "string"
+        "type": "string",
+        "format": "uri",
+        "const": "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json"
       },
       "name": {
-        "type": "string"
+        "type": "string",
+        "description": "The reverse-DNS form of PUBLIC_BASE_URL's host, a slash, and the service name (e.g. `org.example.api/plainverse`).",
+        "minLength": 3,
+        "maxLength": 200,
+        "pattern": "^[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+$"
       },
       "title": {
-        "type": "string"
+        "type": "string",
+        "minLength": 1,
+        "maxLength": 100
       },
       "description": {
-        "type": "string"
+        "type": "string",
+        "minLength": 1,
+        "maxLength": 100
       },
       "version": {
-        "type": "string"
-      },
-      "protocolVersion": {
-        "type": "string"
+        "type": "string",
+        "maxLength": 255
       },
       "websiteUrl": {
         "type": "string",
         "format": "uri"
       },
-      "endpoints": {
+      "remotes": {
         "type": "array",
         "minItems": 1,
         "items": {
           "type": "object",
-          "required": [
-            "url",
-            "transport"
-          ],
-          "properties": {
-            "url": {
-              "type": "string",
-              "format": "uri"
-            },
-            "transport": {
-              "type": "string",
-              "const": "streamable-http"
-            }
-          }
-        }
-      },
-      "remotes": {
-        "type": "array",
-        "description": "The endpoints again in the shape of the MCP registry's `server.json` (which the Server Cards proposal, SEP-2127, builds on).",
-        "items": {
-          "type": "object",
+          "description": "How to reach the server over HTTP.",
           "required": [
             "type",
             "url"
@@ -6967,18 +7768,70 @@ export const componentSchemas = {
             "url": {
               "type": "string",
               "format": "uri"
+            },
+            "supportedProtocolVersions": {
+              "type": "array",
+              "items": {
+                "type": "string"
+              }
+            },
+            "headers": {
+              "type": "array",
+              "description": "Headers a client sends; the API key goes in one of them.",
+              "items": {
+                "type": "object",
+                "required": [
+                  "name"
+                ],
+                "properties": {
+                  "name": {
+                    "type": "string"
+                  },
+                  "description": {
+                    "type": "string"
+                  },
+                  "isRequired": {
+                    "type": "boolean"
+                  },
+                  "isSecret": {
+                    "type": "boolean"
+                  }
+                }
+              }
+            },
+            "authentication": {
+              "type": "object",
+              "required": [
+                "required",
+                "schemes"
+              ],
+              "properties": {
+                "required": {
+                  "type": "boolean"
+                },
+                "schemes": {
+                  "type": "array",
+                  "items": {
+                    "type": "string"
+                  }
+                }
+              }
             }
           }
         }
       },
-      "authentication": {
+      "capabilities": {
         "type": "object",
-        "required": [
-          "type"
-        ],
+        "description": "The server's capabilities, as `initialize` reports them.",
+        "additionalProperties": true,
         "properties": {
-          "type": {
-            "type": "string"
+          "tools": {
+            "type": "object",
+            "properties": {
+              "listChanged": {
+                "type": "boolean"
+              }
+            }
           }
         }
       },
@@ -6986,6 +7839,7 @@ export const componentSchemas = {
         "type": "array",
         "items": {
           "type": "object",
+          "description": "One tool as `tools/list` describes it; the schemas are JSON Schema objects.",
           "required": [
             "name",
             "description",
@@ -7002,21 +7856,123 @@ export const componentSchemas = {
               "type": "string"
             },
             "inputSchema": {
-              "type": "object"
+              "type": "object",
+              "additionalProperties": true
             },
             "outputSchema": {
-              "type": "object"
+              "type": "object",
+              "additionalProperties": true
             },
             "annotations": {
-              "type": "object"
+              "type": "object",
+              "additionalProperties": true
             }
           }
         }
       }
     }
   },
+  "McpRemote": {
+    "type": "object",
+    "description": "How to reach the server over HTTP.",
+    "required": [
+      "type",
+      "url"
+    ],
+    "properties": {
+      "type": {
+        "type": "string",
+        "const": "streamable-http"
+      },
+      "url": {
+        "type": "string",
+        "format": "uri"
+      },
+      "supportedProtocolVersions": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        }
+      },
+      "headers": {
+        "type": "array",
+        "description": "Headers a client sends; the API key goes in one of them.",
+        "items": {
+          "type": "object",
+          "required": [
+            "name"
+          ],
+          "properties": {
+            "name": {
+              "type": "string"
+            },
+            "description": {
+              "type": "string"
+            },
+            "isRequired": {
+              "type": "boolean"
+            },
+            "isSecret": {
+              "type": "boolean"
+            }
+          }
+        }
+      },
+      "authentication": {
+        "type": "object",
+        "required": [
+          "required",
+          "schemes"
+        ],
+        "properties": {
+          "required": {
+            "type": "boolean"
+          },
+          "schemes": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          }
+        }
+      }
+    }
+  },
+  "McpTool": {
+    "type": "object",
+    "description": "One tool as `tools/list` describes it; the schemas are JSON Schema objects.",
+    "required": [
+      "name",
+      "description",
+      "inputSchema"
+    ],
+    "properties": {
+      "name": {
+        "type": "string"
+      },
+      "title": {
+        "type": "string"
+      },
+      "description": {
+        "type": "string"
+      },
+      "inputSchema": {
+        "type": "object",
+        "additionalProperties": true
+      },
+      "outputSchema": {
+        "type": "object",
+        "additionalProperties": true
+      },
+      "annotations": {
+        "type": "object",
+        "additionalProperties": true
+      }
+    }
+  },
   "Linkset": {
     "type": "object",
+    "description": "An RFC 9264 linkset in its JSON form, as RFC 9727 profiles it: one link context per API (`anchor`) with its relations, each a list of targets.",
     "required": [
       "linkset"
     ],
@@ -7026,6 +7982,7 @@ export const componentSchemas = {
         "minItems": 1,
         "items": {
           "type": "object",
+          "description": "One API and its links (the relations this server uses).",
           "required": [
             "anchor"
           ],
@@ -7033,29 +7990,228 @@ export const componentSchemas = {
             "anchor": {
               "type": "string",
               "format": "uri"
-            }
-          },
-          "additionalProperties": {
-            "type": "array",
-            "items": {
-              "type": "object",
-              "required": [
-                "href"
-              ],
-              "properties": {
-                "href": {
-                  "type": "string",
-                  "format": "uri"
-                },
-                "type": {
-                  "type": "string"
-                },
-                "title": {
-                  "type": "string"
+            },
+            "service-desc": {
+              "type": "array",
+              "minItems": 1,
+              "items": {
+                "type": "object",
+                "required": [
+                  "href"
+                ],
+                "properties": {
+                  "href": {
+                    "type": "string",
+                    "format": "uri"
+                  },
+                  "type": {
+                    "type": "string",
+                    "description": "The media type the target is served with."
+                  },
+                  "title": {
+                    "type": "string"
+                  }
+                }
+              }
+            },
+            "service-doc": {
+              "type": "array",
+              "minItems": 1,
+              "items": {
+                "type": "object",
+                "required": [
+                  "href"
+                ],
+                "properties": {
+                  "href": {
+                    "type": "string",
+                    "format": "uri"
+                  },
+                  "type": {
+                    "type": "string",
+                    "description": "The media type the target is served with."
+                  },
+                  "title": {
+                    "type": "string"
+                  }
+                }
+              }
+            },
+            "status": {
+              "type": "array",
+              "minItems": 1,
+              "items": {
+                "type": "object",
+                "required": [
+                  "href"
+                ],
+                "properties": {
+                  "href": {
+                    "type": "string",
+                    "format": "uri"
+                  },
+                  "type": {
+                    "type": "string",
+                    "description": "The media type the target is served with."
+                  },
+                  "title": {
+                    "type": "string"
+                  }
+                }
+              }
+            },
+            "terms-of-service": {
+              "type": "array",
+              "minItems": 1,
+              "items": {
+                "type": "object",
+                "required": [
+                  "href"
+                ],
+                "properties": {
+                  "href": {
+                    "type": "string",
+                    "format": "uri"
+                  },
+                  "type": {
+                    "type": "string",
+                    "description": "The media type the target is served with."
+                  },
+                  "title": {
+                    "type": "string"
+                  }
                 }
               }
             }
           }
+        }
+      }
+    }
+  },
+  "LinkContext": {
+    "type": "object",
+    "description": "One API and its links (the relations this server uses).",
+    "required": [
+      "anchor"
+    ],
+    "properties": {
+      "anchor": {
+        "type": "string",
+        "format": "uri"
+      },
+      "service-desc": {
+        "type": "array",
+        "minItems": 1,
+        "items": {
+          "type": "object",
+          "required": [
+            "href"
+          ],
+          "properties": {
+            "href": {
+              "type": "string",
+              "format": "uri"
+            },
+            "type": {
+              "type": "string",
+              "description": "The media type the target is served with."
+            },
+            "title": {
+              "type": "string"
+            }
+          }
+        }
+      },
+      "service-doc": {
+        "type": "array",
+        "minItems": 1,
+        "items": {
+          "type": "object",
+          "required": [
+            "href"
+          ],
+          "properties": {
+            "href": {
+              "type": "string",
+              "format": "uri"
+            },
+            "type": {
+              "type": "string",
+              "description": "The media type the target is served with."
+            },
+            "title": {
+              "type": "string"
+            }
+          }
+        }
+      },
+      "status": {
+        "type": "array",
+        "minItems": 1,
+        "items": {
+          "type": "object",
+          "required": [
+            "href"
+          ],
+          "properties": {
+            "href": {
+              "type": "string",
+              "format": "uri"
+            },
+            "type": {
+              "type": "string",
+              "description": "The media type the target is served with."
+            },
+            "title": {
+              "type": "string"
+            }
+          }
+        }
+      },
+      "terms-of-service": {
+        "type": "array",
+        "minItems": 1,
+        "items": {
+          "type": "object",
+          "required": [
+            "href"
+          ],
+          "properties": {
+            "href": {
+              "type": "string",
+              "format": "uri"
+            },
+            "type": {
+              "type": "string",
+              "description": "The media type the target is served with."
+            },
+            "title": {
+              "type": "string"
+            }
+          }
+        }
+      }
+    }
+  },
+  "LinkTargets": {
+    "type": "array",
+    "minItems": 1,
+    "items": {
+      "type": "object",
+      "required": [
+        "href"
+      ],
+      "properties": {
+        "href": {
+          "type": "string",
+          "format": "uri"
+        },
+        "type": {
+          "type": "string",
+          "description": "The media type the target is served with."
+        },
+        "title": {
+          "type": "string"
         }
       }
     }
@@ -7080,15 +8236,16 @@ export const componentSchemas = {
         "const": "v1"
       },
       "name_for_human": {
-        "type": "string"
+        "type": "string",
+        "maxLength": 20
       },
       "name_for_model": {
         "type": "string",
-        "pattern": "^[a-zA-Z0-9_]{1,64}$"
+        "pattern": "^[a-zA-Z0-9]{1,50}$"
       },
       "description_for_human": {
         "type": "string",
-        "maxLength": 120
+        "maxLength": 100
       },
       "description_for_model": {
         "type": "string",
@@ -7096,18 +8253,21 @@ export const componentSchemas = {
       },
       "auth": {
         "type": "object",
+        "description": "Each user brings their own API key, sent as `Authorization: Bearer <key>` (`user_http`, `bearer`).",
         "required": [
-          "type"
+          "type",
+          "authorization_type"
         ],
         "properties": {
           "type": {
             "type": "string",
-            "const": "service_http"
+            "const": "user_http"
           },
           "authorization_type": {
-            "type": "string"
+            "type": "string",
+            "const": "bearer"
           },
-          "custom_auth_header": {
+          "instructions": {
             "type": "string"
           }
         }
@@ -7320,6 +8480,7 @@ export const componentSchemas = {
   },
   "OpenApiDocument": {
     "type": "object",
+    "description": "This document, with `servers` and `info.contact` from the server's configuration.",
     "required": [
       "openapi",
       "info",
@@ -7330,10 +8491,79 @@ export const componentSchemas = {
         "type": "string"
       },
       "info": {
-        "type": "object"
+        "type": "object",
+        "required": [
+          "title",
+          "version"
+        ],
+        "properties": {
+          "title": {
+            "type": "string"
+          },
+          "version": {
+            "type": "string"
+          },
+          "summary": {
+            "type": "string"
+          },
+          "description": {
+            "type": "string"
+          },
+          "contact": {
+            "type": "object",
+            "properties": {
+              "name": {
+                "type": "string"
+              },
+              "email": {
+                "type": "string"
+              },
+              "url": {
+                "type": "string",
+                "format": "uri"
+              }
+            }
+          },
+          "license": {
+            "type": "object",
+            "required": [
+              "name"
+            ],
+            "properties": {
+              "name": {
+                "type": "string"
+              },
+              "identifier": {
+                "type": "string"
+              }
+            }
+          }
+        }
+      },
+      "servers": {
+        "type": "array",
+        "items": {
+          "type": "object",
+          "required": [
+            "url"
+          ],
+          "properties": {
+            "url": {
+              "type": "string"
+            },
+            "description": {
+              "type": "string"
+            }
+          }
+        }
       },
       "paths": {
-        "type": "object"
+        "type": "object",
+        "additionalProperties": true
+      },
+      "components": {
+        "type": "object",
+        "additionalProperties": true
       }
     }
   }

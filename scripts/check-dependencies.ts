@@ -50,13 +50,14 @@ function packageOf(specifier: string): string | undefined {
   return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]
 }
 
-/** The packages a source text imports (static, dynamic and `import type`). */
+/** The packages a source text imports (static, dynamic and `import type`) or resolves (`import.meta.resolve`, for a file it reads). */
 function importsOf(text: string): string[] {
   const found: string[] = []
   // Import and export statements (one line, or the closing line of a multi-line one) and dynamic imports.
-  const statements = /^\s*(?:(?:import|export)\b[^'"\n]*?\bfrom\s*|\}\s*from\s*|import\s+)['"]([^'"\n]+)['"]|\bimport\(\s*['"]([^'"\n]+)['"]\s*\)/gmu
+  const statements =
+    /^\s*(?:(?:import|export)\b[^'"\n]*?\bfrom\s*|\}\s*from\s*|import\s+)['"]([^'"\n]+)['"]|\bimport\(\s*['"]([^'"\n]+)['"]\s*\)|\bimport\.meta\.resolve\(\s*['"]([^'"\n]+)['"]\s*\)/gmu
   for (const match of text.matchAll(statements)) {
-    const name = packageOf(match[1] ?? match[2] ?? '')
+    const name = packageOf(match[1] ?? match[2] ?? match[3] ?? '')
     if (name !== undefined) found.push(name)
   }
   return found
@@ -98,6 +99,21 @@ const binariesRun = new Set(
 )
 for (const name of [...runtimeDeclared, ...devDeclared]) {
   if (binariesOf(name).some((bin) => binariesRun.has(bin))) toolUsed.add(name)
+}
+
+// Rulesets that linters' configuration files extend by package name (`- '@scope/ruleset'`).
+for (const config of ['.spectral.yaml', 'redocly.yaml']) {
+  const text = ((): string => {
+    try {
+      return readFileSync(join(root, config), 'utf8')
+    } catch {
+      return ''
+    }
+  })()
+  for (const match of text.matchAll(/^\s*-\s*['"]?(@?[\w.-]+(?:\/[\w.-]+)?)['"]?\s*$/gmu)) {
+    const name = match[1] ?? ''
+    if (devDeclared.has(name) || runtimeDeclared.has(name)) toolUsed.add(name)
+  }
 }
 
 // Peer dependencies of used packages, and type packages of used packages, count as used where their owner is.

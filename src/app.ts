@@ -5,7 +5,7 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import { routes } from '../generated/route-schemas.js'
 import { metricsEnabled, type Config } from './config.js'
-import { AppError, installErrorHandling, sendProblem } from './errors.js'
+import { AppError, installErrorHandling, type KnownRoute, sendProblem } from './errors.js'
 import { registerDashboardRoutes } from './dashboard/dashboard.routes.js'
 import { OidcClient } from './dashboard/oidc.client.js'
 import { SessionStore } from './dashboard/session.store.js'
@@ -13,6 +13,7 @@ import { registerDiscoveryRoutes } from './discovery/discovery.routes.js'
 import { writeClientError } from './http/client-error.js'
 import { requestIdOf } from './http/request-id.js'
 import { installCors } from './http/cors.js'
+import { installQueryIntegers } from './http/query-integers.js'
 import { registerIdentity } from './identity/identity.plugin.js'
 import type { DatabaseHandle } from './infra/database.js'
 import type { Clock } from './infra/clock.js'
@@ -112,12 +113,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const htmlErrors = { problem: services.web.problem.bind(services.web), notFound: services.web.notFound.bind(services.web) }
   // The 405 check looks at the API's own paths only: the pages' catch-all paths (`/:book`...)
   // would make every path look routable, and without METRICS_TOKEN /metrics is no path of
-  // this port (404 for every method, not 405).
-  const apiRoutes = Object.values(routes).filter((route) => !route.url.startsWith('/:') && (route !== routes.getMetrics || metricsToken !== undefined))
-  installErrorHandling(app, config.publicBaseUrl, apiRoutes, htmlErrors)
+  // this port (404 for every method, not 405). GET /mcp is in the contract only to document its 405.
+  const apiRoutes = Object.values(routes).filter(
+    (route) => !route.url.startsWith('/:') && route !== routes.getMcp && (route !== routes.getMetrics || metricsToken !== undefined),
+  )
+  // The preflights are no operations of the contract; the 405 check still names OPTIONS where one answers.
+  const knownRoutes: KnownRoute[] = [...apiRoutes]
+  app.addHook('onRoute', (route) => {
+    if (route.method === 'OPTIONS' && typeof route.url === 'string') knownRoutes.push({ method: 'OPTIONS', url: route.url })
+  })
+  installErrorHandling(app, config.publicBaseUrl, knownRoutes, htmlErrors)
   // Request bodies are JSON only; anything else is 415 rather than a string that fails validation.
   app.removeContentTypeParser('text/plain')
   installCors(app)
+  installQueryIntegers(app)
   await registerIdentity(app, services.identity, config.auth)
 
   // One building block for every counted endpoint: the API key, the quota, the headers.
@@ -150,6 +159,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     database: deps.database,
     counter: services.counter,
     publicBaseUrl: config.publicBaseUrl,
+    contact: { email: config.contactEmail, url: config.legalUrl },
     problemPage: htmlErrors.problem,
   })
   await registerWebRoutes(app, { web: services.web, sitemaps: services.sitemaps })

@@ -190,6 +190,8 @@ export function problemBody(
 /** Sends a problem response; the single place where error bodies are written. */
 export function sendProblem(reply: FastifyReply, request: FastifyRequest, baseUrl: string, error: AppError): FastifyReply {
   for (const [name, value] of Object.entries(error.options.headers ?? {})) reply.header(name, value)
+  // RFC 9110 section 11.6.1: every 401 names a scheme. Errors that know a better challenge set their own.
+  if (error.status === 401 && !reply.hasHeader('www-authenticate')) reply.header('www-authenticate', identityChallenge(error.code))
   return reply
     .code(error.status)
     .type('application/problem+json')
@@ -201,6 +203,14 @@ export function sendProblem(reply: FastifyReply, request: FastifyRequest, baseUr
         }),
       ),
     )
+}
+
+/**
+ * The challenge of a 401 about an identity token (RFC 6750 section 3): the scheme, and
+ * `error="invalid_token"` when a token was sent and refused.
+ */
+export function identityChallenge(code: ErrorCode): string {
+  return code === 'invalid_token' ? 'Bearer realm="plainverse", error="invalid_token"' : 'Bearer realm="plainverse"'
 }
 
 /** Fastify's own client errors (bad JSON, wrong content type, body too large) by code. */
@@ -277,10 +287,13 @@ function wantsHtml(request: FastifyRequest): boolean {
  * `pages`, errors on page routes are HTML pages, and so is a 404 for a client that asks for HTML.
  */
 export function installErrorHandling(app: FastifyInstance, baseUrl: string, routes: readonly KnownRoute[], pages?: HtmlErrorPages): void {
-  const patterns = routes.map((route) => ({
-    method: route.method,
-    pattern: new RegExp(`^${route.url.replace(/[.+*?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z_]+/g, '[^/]+')}$`),
-  }))
+  // Read at the first unmatched request: routes registered after this call (the preflights) count too.
+  let compiled: { method: string; pattern: RegExp }[] | undefined
+  const patterns = (): { method: string; pattern: RegExp }[] =>
+    (compiled ??= routes.map((route) => ({
+      method: route.method,
+      pattern: new RegExp(`^${route.url.replace(/[.+*?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z_]+/g, '[^/]+')}$`),
+    })))
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const appError = toAppError(error)
     if (appError?.status === 503) request.log.warn({ err: error }, appError.detail)
@@ -299,7 +312,13 @@ export function installErrorHandling(app: FastifyInstance, baseUrl: string, rout
   })
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? ''
-    const allowed = [...new Set(patterns.filter((p) => p.pattern.test(path)).map((p) => p.method))]
+    const allowed = [
+      ...new Set(
+        patterns()
+          .filter((p) => p.pattern.test(path))
+          .map((p) => p.method),
+      ),
+    ]
     if (allowed.length > 0 && !allowed.includes(request.method)) {
       return sendProblem(
         reply,

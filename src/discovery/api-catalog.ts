@@ -14,6 +14,9 @@ export interface Linkset {
   readonly linkset: readonly ({ readonly anchor: string } & Readonly<Record<string, string | readonly LinkTarget[]>>)[]
 }
 
+/** The media type of the catalog: a JSON linkset with the api-catalog profile (RFC 9727 section 4.2). */
+export const API_CATALOG_MEDIA_TYPE = 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"'
+
 /** The `Link` header that points at the catalog (RFC 9727 section 3). */
 export function apiCatalogLinkHeader(context: DiscoveryContext): string {
   return `<${urlOf(context, 'getApiCatalog')}>; rel="api-catalog"`
@@ -22,7 +25,8 @@ export function apiCatalogLinkHeader(context: DiscoveryContext): string {
 /**
  * Builds the catalog: the REST API (anchor `{base}/api/v1`) with its OpenAPI document
  * (`service-desc`), documentation (`service-doc`), readiness probe (`status`) and terms
- * (`terms-of-service`); and the MCP endpoint with its server card as `service-desc`.
+ * (`terms-of-service`); and the MCP endpoint with its server card as `service-desc`. Every
+ * `type` is the media type the target is served with (without parameters).
  * @example buildApiCatalog(context).linkset[0]?.anchor // 'https://api.example.org/api/v1'
  */
 export function buildApiCatalog(context: DiscoveryContext): Linkset {
@@ -32,8 +36,8 @@ export function buildApiCatalog(context: DiscoveryContext): Linkset {
       {
         anchor: absolute(context, API_PREFIX),
         'service-desc': [
-          { href: urlOf(context, 'getOpenApiJson'), type: 'application/openapi+json', title: 'OpenAPI 3.1 document (JSON)' },
-          { href: urlOf(context, 'getOpenApiYaml'), type: 'application/openapi+yaml', title: 'OpenAPI 3.1 document (YAML)' },
+          { href: urlOf(context, 'getOpenApiJson'), type: 'application/json', title: 'OpenAPI 3.1 document (JSON)' },
+          { href: urlOf(context, 'getOpenApiYaml'), type: 'application/yaml', title: 'OpenAPI 3.1 document (YAML)' },
         ],
         'service-doc': [
           { href: urlOf(context, 'getDocs'), type: 'text/html', title: 'Interactive documentation' },

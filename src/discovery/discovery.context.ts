@@ -85,6 +85,13 @@ export function urlOf(context: DiscoveryContext, operationId: string): string {
   return absolute(context, operation(context, operationId).path)
 }
 
+/** Cuts a text to at most `max` characters at a word boundary, with an ellipsis when cut. */
+export function clip(text: string, max: number): string {
+  if (text.length <= max) return text
+  const cut = text.slice(0, max - 1)
+  return `${cut.slice(0, Math.max(cut.lastIndexOf(' '), 1)).trimEnd()}…`
+}
+
 /** "free 500, developer 50,000 and scale 3,000,000 queries a month". */
 export function quotaSentence(settings: DiscoverySettings): string {
   const parts = Object.entries(settings.quotas).map(([tier, allowance]) => `${tier} ${allowance.toLocaleString('en-US')}`)

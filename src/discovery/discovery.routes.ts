@@ -6,21 +6,21 @@
  * then served with an ETag and a public cache lifetime.
  */
 import { readFileSync } from 'node:fs'
-import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js'
+import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js'
 import type { FastifyInstance } from 'fastify'
 import { routes } from '../../generated/route-schemas.js'
 import { etagOf, sendTagged } from '../http/etag.js'
 import { projectPath } from '../infra/paths.js'
 import { SERVER_VERSION } from '../meta/version.js'
 import { buildAiPluginManifest } from './ai-plugin.js'
-import { apiCatalogLinkHeader, buildApiCatalog } from './api-catalog.js'
+import { API_CATALOG_MEDIA_TYPE, apiCatalogLinkHeader, buildApiCatalog } from './api-catalog.js'
 import { createDiscoveryContext, type DiscoverySettings, type DiscoveryTool } from './discovery.context.js'
 import { buildLlmsFullTxt } from './llms-full.js'
 import { buildLlmsTxt } from './llms-txt.js'
 import { buildLogoSvg } from './logo.js'
 import type { OpenApiDocument } from './openapi-view.js'
 import { buildRobotsTxt } from './robots.js'
-import { buildServerCard } from './server-card.js'
+import { buildServerCard, SERVER_CARD_MEDIA_TYPE } from './server-card.js'
 import { buildTermsHtml } from './terms.js'
 
 /** What the discovery routes are built from besides the contract. */
@@ -45,16 +45,39 @@ function staticFile(body: string, type: string, headers: Readonly<Record<string,
 /** The files do not change while the process runs; an hour keeps crawlers and clients current enough. */
 const CACHE_CONTROL = 'public, max-age=3600'
 
-/** Registers a GET (and Fastify's implicit HEAD) that serves `file`, or 304 when `If-None-Match` matches. */
-function serve(app: FastifyInstance, route: { readonly method: string; readonly url: string; readonly schema: object }, file: StaticFile): void {
+/** A file's media type for a request: `alternate` when the request's Accept names it. */
+type Negotiated = { readonly alternate: string; readonly file: StaticFile }
+
+/**
+ * Registers a GET (and Fastify's implicit HEAD) that serves `file`, or 304 when `If-None-Match`
+ * matches; with `negotiated`, a request whose `Accept` names its media type gets that one.
+ */
+function serve(
+  app: FastifyInstance,
+  route: { readonly method: string; readonly url: string; readonly schema: object },
+  file: StaticFile,
+  negotiated?: Negotiated,
+): void {
   app.route({
     ...route,
     method: 'GET',
     handler(request, reply) {
       // Public files: any origin may read them (credentials are never involved).
       reply.header('access-control-allow-origin', '*').headers(file.headers)
-      return sendTagged(request, reply, file, file.type, CACHE_CONTROL)
+      if (negotiated === undefined) return sendTagged(request, reply, file, file.type, CACHE_CONTROL)
+      reply.header('vary', 'Accept')
+      const chosen = acceptsType(request.headers.accept, negotiated.alternate) ? negotiated.file : file
+      return sendTagged(request, reply, chosen, chosen.type, CACHE_CONTROL)
     },
+  })
+}
+
+/** Whether an Accept header names `type` with a non-zero weight. */
+function acceptsType(accept: string | undefined, type: string): boolean {
+  if (accept === undefined) return false
+  return accept.split(',').some((range) => {
+    const [name = '', ...params] = range.split(';').map((part) => part.trim().toLowerCase())
+    return name === type && !params.some((param) => /^q=0(\.0*)?$/.test(param))
   })
 }
 
@@ -72,16 +95,22 @@ export function registerDiscoveryRoutes(app: FastifyInstance, deps: DiscoveryDep
     version: SERVER_VERSION,
     protocolVersion: LATEST_PROTOCOL_VERSION,
   })
+  const card = JSON.stringify(buildServerCard(context, SUPPORTED_PROTOCOL_VERSIONS))
 
   const text = 'text/plain; charset=utf-8'
   const json = 'application/json; charset=utf-8'
-  const serverCard = staticFile(JSON.stringify(buildServerCard(context)), json)
+  const serverCard = staticFile(card, json)
+  // The same bytes under another media type: a tag of its own, so caches never swap them.
+  const cardAsCard: Negotiated = {
+    alternate: SERVER_CARD_MEDIA_TYPE,
+    file: { ...staticFile(card, SERVER_CARD_MEDIA_TYPE), etag: etagOf(`${SERVER_CARD_MEDIA_TYPE}\n${card}`) },
+  }
 
   serve(app, routes.getLlmsTxt, staticFile(buildLlmsTxt(context), text))
   serve(app, routes.getLlmsFullTxt, staticFile(buildLlmsFullTxt(context), text))
-  serve(app, routes.getApiCatalog, staticFile(JSON.stringify(buildApiCatalog(context)), 'application/linkset+json', { link: apiCatalogLinkHeader(context) }))
-  serve(app, routes.getWellKnownMcpServerCard, serverCard)
-  serve(app, routes.getMcpServerCard, serverCard)
+  serve(app, routes.getApiCatalog, staticFile(JSON.stringify(buildApiCatalog(context)), API_CATALOG_MEDIA_TYPE, { link: apiCatalogLinkHeader(context) }))
+  serve(app, routes.getWellKnownMcpServerCard, serverCard, cardAsCard)
+  serve(app, routes.getMcpServerCard, serverCard, cardAsCard)
   serve(app, routes.getAiPluginManifest, staticFile(JSON.stringify(buildAiPluginManifest(context)), json))
   serve(app, routes.getRobotsTxt, staticFile(buildRobotsTxt(context), text))
   serve(app, routes.getTerms, staticFile(buildTermsHtml(context), 'text/html; charset=utf-8'))

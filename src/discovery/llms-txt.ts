@@ -37,13 +37,16 @@ function described(op: OperationView, context: DiscoveryContext): Item {
 /**
  * Builds llms.txt: an H1, a blockquote summary, a paragraph, then H2 sections of
  * `- [name](url): notes` (Docs, API, MCP, Terms, Optional). Every operation of the contract
- * except the preflights and this file itself is linked exactly once.
+ * that a client calls (not the preflights, the HEAD of a GET, or GET /mcp, which is only a 405)
+ * and this file itself is linked exactly once.
  * @example buildLlmsTxt(context).startsWith('# Plainverse\n') // true
  */
 export function buildLlmsTxt(context: DiscoveryContext): string {
   const { settings, document, serviceName } = context
   const base = settings.publicBaseUrl
-  const listed = context.operations.filter((op) => !isPreflight(op) && op.operationId !== 'getLlmsTxt')
+  const listed = context.operations.filter(
+    (op) => !isPreflight(op) && op.method !== 'HEAD' && op.responses.some((r) => r.status.startsWith('2')) && op.operationId !== 'getLlmsTxt',
+  )
   const placed = new Set<string>([...DOCS, ...MCP_CARDS, 'getTerms'])
 
   const docs = DOCS.map((id) => described(operation(context, id), context))

@@ -233,9 +233,12 @@ export function exampleUrl(operation: OperationView, baseUrl: string): string | 
   return `${baseUrl}${path}${query.length === 0 ? '' : `?${query.join('&')}`}`
 }
 
-/** The operation in the interactive documentation (Swagger UI's deep link `#/{tag}/{operationId}`). */
+/**
+ * The operation in the reference at /docs: RapiDoc's anchor, `{method}-{path}` with each of
+ * ` #:?&={}` written as `-` (e.g. `#post-/api/v1/keys`, `#get-/api/v1/verse/-slug-`).
+ */
 export function docsUrl(operation: OperationView, baseUrl: string): string {
-  return `${baseUrl}/docs#/${encodeURIComponent(operation.tags[0] ?? 'default')}/${encodeURIComponent(operation.operationId)}`
+  return `${baseUrl}/docs#${operation.method.toLowerCase()}-${operation.path.replace(/[\s#:?&={}]/g, '-')}`
 }
 
 /**

@@ -40,12 +40,11 @@ export function preflightHeaders(methods: readonly string[] = ['GET']): Record<s
   }
 }
 
-/** Registers a preflight route (from the contract's generated routes) that answers 204 without credentials. */
-export function registerPreflight(
-  app: FastifyInstance,
-  route: { readonly method: string; readonly url: string; readonly schema: object },
-  methods: readonly string[],
-): void {
+/**
+ * Registers the preflight of a contract route's path, answering 204 without credentials. The
+ * preflights are not operations of the contract: its description states them once (CORS).
+ */
+export function registerPreflight(app: FastifyInstance, route: { readonly url: string }, methods: readonly string[]): void {
   const headers = preflightHeaders(methods)
-  app.route({ ...route, method: 'OPTIONS', handler: (_request, reply) => reply.code(204).headers(headers).send() })
+  app.route({ method: 'OPTIONS', url: route.url, handler: (_request, reply) => reply.code(204).headers(headers).send() })
 }

@@ -28,8 +28,8 @@ export interface KeyRouteDeps {
 /** Registers POST/GET /api/v1/keys and PATCH/DELETE /api/v1/keys/{id}. */
 export function registerKeyRoutes(app: FastifyInstance, deps: KeyRouteDeps): void {
   const { keys, quotas, quotaConfig, usage } = deps
-  registerPreflight(app, routes.preflightKeys, ['GET', 'POST'])
-  registerPreflight(app, routes.preflightKey, ['PATCH', 'DELETE'])
+  registerPreflight(app, routes.createKey, ['GET', 'POST'])
+  registerPreflight(app, routes.revokeKey, ['PATCH', 'DELETE'])
   // Identity first: an unauthenticated caller learns nothing about the body's validity.
   const signedIn = async (request: FastifyRequest): Promise<void> => {
     await request.identity()

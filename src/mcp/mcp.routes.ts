@@ -28,6 +28,18 @@ export interface McpRouteDeps extends Omit<McpToolsDeps, 'citation'> {
 
 /** The body of a request whose JSON did not parse (answered with a JSON-RPC parse error). */
 const MALFORMED = Symbol('malformed JSON')
+/** Well-formed JSON that Fastify's parser refuses (prototype-poisoning keys): not a valid request. */
+const FORBIDDEN_KEYS = Symbol('forbidden keys')
+
+/** Whether a text is JSON at all (the secure parser also refuses some well-formed JSON). */
+function isWellFormedJson(text: string): boolean {
+  try {
+    JSON.parse(text)
+    return true
+  } catch {
+    return false
+  }
+}
 
 /** Request headers the transport reads; credentials stay out of its reach. */
 const FORWARDED_HEADERS = ['accept', 'content-type', 'mcp-protocol-version', 'mcp-session-id', 'user-agent'] as const
@@ -50,7 +62,9 @@ export function registerMcpRoutes(app: FastifyInstance, deps: McpRouteDeps): voi
     const key = requireApiKey(request)
     const body = request.body
     if (body === undefined) throw new AppError('unsupported_media_type', 'Send one JSON-RPC message as application/json.')
-    if (body === MALFORMED) return jsonRpcError(reply, -32700, 'Parse error: the body is not valid JSON (or it uses __proto__ or constructor.prototype keys).')
+    if (body === MALFORMED) return jsonRpcError(reply, -32700, 'Parse error: the body is not valid JSON.')
+    if (body === FORBIDDEN_KEYS)
+      return jsonRpcError(reply, -32600, 'Invalid Request: the message uses __proto__ or constructor.prototype keys, which are refused.')
     // Batches left MCP with revision 2025-06-18, and one message per request keeps the quota
     // answer (one 429 or one result) exact.
     if (Array.isArray(body)) return jsonRpcError(reply, -32600, 'Invalid Request: send one JSON-RPC message per request (batches are not supported).')
@@ -99,14 +113,30 @@ export function registerMcpRoutes(app: FastifyInstance, deps: McpRouteDeps): voi
     const parseJson = scope.getDefaultJsonParser('error', 'error')
     scope.removeContentTypeParser('application/json')
     scope.addContentTypeParser('application/json', { parseAs: 'string' }, (request, text, done) => {
-      parseJson(request, text as string, (error, value) => done(null, error instanceof Error ? MALFORMED : value))
+      parseJson(request, text as string, (error, value) => {
+        if (!(error instanceof Error)) return done(null, value)
+        return done(null, isWellFormedJson(text as string) ? FORBIDDEN_KEYS : MALFORMED)
+      })
     })
     for (const route of [routes.postMcp, routes.postMcpV1]) {
       scope.route({ method: route.method, url: route.url, onRequest: [origin, metering.authenticate], onSend: metering.quotaHeaders, handler })
     }
+    // Stateless: no server-to-client stream, which the transport says to refuse with a 405.
+    scope.route({
+      ...routes.getMcp,
+      handler() {
+        throw new AppError(
+          'method_not_allowed',
+          'GET is not allowed on this path: the endpoint is stateless and opens no server-to-client stream; POST JSON-RPC messages.',
+          {
+            headers: { allow: 'POST, OPTIONS' },
+          },
+        )
+      },
+    })
     const preflight = mcpPreflightHeaders()
-    for (const route of [routes.preflightMcp, routes.preflightMcpV1]) {
-      scope.route({ method: route.method, url: route.url, onRequest: origin, handler: (_request, reply) => reply.code(204).headers(preflight).send() })
+    for (const route of [routes.postMcp, routes.postMcpV1]) {
+      scope.route({ method: 'OPTIONS', url: route.url, onRequest: origin, handler: (_request, reply) => reply.code(204).headers(preflight).send() })
     }
   })
 }

@@ -94,7 +94,15 @@ export function createMcpServer(deps: McpServerDeps, context: McpCallContext): S
       // The route answers 429 instead of this result: nothing was served or counted.
       if (!consumed.allowed) return toolError('The API key has no queries left this month.')
     }
-    return { content: [{ type: 'text', text: outcome.text }], structuredContent: outcome.structured }
+    // The readable text for the model, then (MCP 2025-06-18, "Structured Content") the
+    // structured content serialized, for clients that do not read `structuredContent`.
+    return {
+      content: [
+        { type: 'text', text: outcome.text },
+        { type: 'text', text: JSON.stringify(outcome.structured) },
+      ],
+      structuredContent: outcome.structured,
+    }
   })
   return server
 }

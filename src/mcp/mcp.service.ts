@@ -97,7 +97,7 @@ export class McpToolsService {
     const { verses, passages } = this.deps
     let record = verses.find(reference)
     if (record === undefined) {
-      const selection = passages.select(reference)
+      const selection = selectForVerse(passages, reference)
       const [only, ...more] = selection.verseIds
       if (only === undefined || more.length > 0) {
         throw new AppError(
@@ -167,6 +167,27 @@ export class McpToolsService {
 
 function styleOf(args: Args): StyleSelector {
   return args.style === 'casual' || args.style === 'all' ? args.style : 'faithful'
+}
+
+/**
+ * The verses a get_verse reference names, with the errors worded for one verse: the passage
+ * finder's own speak of passages.
+ * @throws AppError verse_not_found when it names no verse, invalid_parameter when too many.
+ */
+function selectForVerse(passages: McpToolsDeps['passages'], reference: string): ReturnType<McpToolsDeps['passages']['select']> {
+  try {
+    return passages.select(reference)
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error
+    const quoted = `"${reference.slice(0, 100)}"`
+    if (error.code === 'passage_not_found') {
+      throw new AppError('verse_not_found', `No verse of the KJV matches ${quoted}. Use a slug such as john-3-16 or a reference such as "John 3:16".`)
+    }
+    if (error.code === 'passage_too_long') {
+      throw new AppError('invalid_parameter', `reference ${quoted} names many verses; get_verse returns one verse: use get_passage (up to 200 verses).`)
+    }
+    throw error
+  }
 }
 
 /** The public page of a passage's or narrative's first verse. */

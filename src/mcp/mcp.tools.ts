@@ -11,6 +11,7 @@
  * carries scripture.
  */
 import { componentSchemas } from '../../generated/route-schemas.js'
+import { portable } from './portable-schema.js'
 
 /** A JSON Schema whose instances are objects (what MCP requires of input and output schemas). */
 export interface JsonSchemaObject {
@@ -106,7 +107,7 @@ export const MCP_TOOLS: readonly McpToolDefinition[] = [
         style: STYLE,
       },
     },
-    outputSchema: withCitation(componentSchemas.Verse),
+    outputSchema: portable(withCitation(componentSchemas.Verse)),
     annotations: { ...READ_ONLY, title: 'Get a Bible verse' },
   },
   {
@@ -131,7 +132,7 @@ export const MCP_TOOLS: readonly McpToolDefinition[] = [
         style: STYLE,
       },
     },
-    outputSchema: withCitation(componentSchemas.Passage),
+    outputSchema: portable(withCitation(componentSchemas.Passage)),
     annotations: { ...READ_ONLY, title: 'Get a Bible passage' },
   },
   {
@@ -175,7 +176,7 @@ export const MCP_TOOLS: readonly McpToolDefinition[] = [
         },
       },
     },
-    outputSchema: withCitation(componentSchemas.SearchResults),
+    outputSchema: portable(withCitation(componentSchemas.SearchResults)),
     annotations: { ...READ_ONLY, title: 'Search the Bible' },
   },
   {
@@ -198,7 +199,7 @@ export const MCP_TOOLS: readonly McpToolDefinition[] = [
         },
       },
     },
-    outputSchema: componentSchemas.ReferenceResolution,
+    outputSchema: portable(componentSchemas.ReferenceResolution),
     annotations: { ...READ_ONLY, title: 'Find Bible references in text' },
   },
   {
@@ -239,7 +240,7 @@ export const MCP_TOOLS: readonly McpToolDefinition[] = [
         },
       },
     },
-    outputSchema: componentSchemas.NarrativeList,
+    outputSchema: portable(componentSchemas.NarrativeList),
     annotations: { ...READ_ONLY, title: 'List Gospel narratives' },
   },
   {
@@ -264,7 +265,7 @@ export const MCP_TOOLS: readonly McpToolDefinition[] = [
         style: STYLE,
       },
     },
-    outputSchema: withCitation(componentSchemas.Narrative),
+    outputSchema: portable(withCitation(componentSchemas.Narrative)),
     annotations: { ...READ_ONLY, title: 'Get a Gospel narrative' },
   },
 ] satisfies readonly (McpToolDefinition & { readonly name: McpToolName })[]

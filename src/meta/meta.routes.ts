@@ -1,11 +1,13 @@
 /** The contract, the human-readable docs, and health probes. */
 import { readFileSync } from 'node:fs'
-import swagger from '@fastify/swagger'
-import swaggerUi from '@fastify/swagger-ui'
 import type { FastifyInstance } from 'fastify'
 import { routes } from '../../generated/route-schemas.js'
+import { withCodeSamples } from '../discovery/code-samples.js'
+import type { OpenApiDocument } from '../discovery/openapi-view.js'
 import { AppError, codeOfProblemType, ERROR_CATALOGUE } from '../errors.js'
+import { sendTagged } from '../http/etag.js'
 import { projectPath } from '../infra/paths.js'
+import { docsPage, DOCS_SECURITY_POLICY, referenceScript } from './docs.page.js'
 
 /** What the probes look at. */
 export interface MetaDeps {
@@ -16,6 +18,8 @@ export interface MetaDeps {
   /** The quota counter backend (in-process or Redis). */
   readonly counter: { ping(): Promise<void> }
   readonly publicBaseUrl: string
+  /** CONTACT_EMAIL and LEGAL_URL: the served contract's `info.contact`. */
+  readonly contact: { readonly email: string; readonly url: string }
   /** A problem type's page, in the public pages' layout. */
   readonly problemPage: (problem: { title: string; status: number; code: string; detail: string }, path: string) => string
 }
@@ -23,10 +27,17 @@ export interface MetaDeps {
 /** Registers /healthz, /readyz, /api/v1/openapi.{json,yaml} and /docs. */
 export async function registerMetaRoutes(app: FastifyInstance, deps: MetaDeps): Promise<void> {
   const yamlText = readFileSync(projectPath('openapi.yaml'), 'utf8')
-  const document = JSON.parse(readFileSync(projectPath('generated', 'openapi.json'), 'utf8')) as Record<string, unknown>
-  // Serve the contract with this deployment's own address as its server.
-  const served = { ...document, servers: [{ url: deps.publicBaseUrl, description: 'This server' }] }
+  const document = JSON.parse(readFileSync(projectPath('generated', 'openapi.json'), 'utf8')) as OpenApiDocument & { info: { contact?: object } }
+  // Serve the contract with this deployment's own address as its server, its own contact, and
+  // request examples for every operation (shown by the reference at /docs).
+  const served = {
+    ...withCodeSamples(document, deps.publicBaseUrl),
+    info: { ...document.info, contact: { ...document.info.contact, email: deps.contact.email, url: deps.contact.url } },
+    servers: [{ url: deps.publicBaseUrl, description: 'This server' }],
+  }
   const servedJson = JSON.stringify(served)
+  const page = docsPage(document.info.title)
+  const script = referenceScript()
 
   app.route({ ...routes.getOpenApiJson, handler: (_request, reply) => reply.type('application/json; charset=utf-8').send(servedJson) })
   app.route({ ...routes.getOpenApiYaml, handler: (_request, reply) => reply.type('application/yaml; charset=utf-8').send(yamlText) })
@@ -58,10 +69,15 @@ export async function registerMetaRoutes(app: FastifyInstance, deps: MetaDeps): 
       return { status: 'ready' as const, verses: deps.verseCount(), database: deps.database.kind }
     },
   })
-
-  await app.register(swagger, { mode: 'static', specification: { document: served as never } })
-  await app.register(swaggerUi, {
-    routePrefix: '/docs',
-    uiConfig: { deepLinking: true, docExpansion: 'list' },
+  app.route({
+    ...routes.getDocs,
+    handler(request, reply) {
+      reply.header('content-security-policy', DOCS_SECURITY_POLICY).header('x-content-type-options', 'nosniff').header('referrer-policy', 'no-referrer')
+      return sendTagged(request, reply, page, 'text/html; charset=utf-8', 'public, max-age=3600')
+    },
+  })
+  app.route({
+    ...routes.getDocsScript,
+    handler: (request, reply) => sendTagged(request, reply, script, 'text/javascript; charset=utf-8', 'public, max-age=86400'),
   })
 }

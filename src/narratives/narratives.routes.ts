@@ -20,8 +20,8 @@ export interface NarrativeRouteDeps {
 export function registerNarrativeRoutes(app: FastifyInstance, deps: NarrativeRouteDeps): void {
   const { narratives, metering } = deps
 
-  registerPreflight(app, routes.preflightNarratives, ['GET'])
-  registerPreflight(app, routes.preflightNarrative, ['GET'])
+  registerPreflight(app, routes.listNarratives, ['GET'])
+  registerPreflight(app, routes.getNarrative, ['GET'])
 
   app.route<{ Querystring: ListQuery }>({
     ...routes.listNarratives,
@@ -32,7 +32,7 @@ export function registerNarrativeRoutes(app: FastifyInstance, deps: NarrativeRou
         ...(gospel === undefined ? {} : { gospel: gospel as Gospel }),
         ...(q === undefined ? {} : { q }),
         ...(cursor === undefined ? {} : { cursor }),
-        limit: Number(limit ?? '50'),
+        limit: limit ?? 50,
       })
     },
   })

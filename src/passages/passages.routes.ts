@@ -26,8 +26,8 @@ export function registerPassageRoutes(app: FastifyInstance, deps: PassageRouteDe
     done()
   })
 
-  registerPreflight(app, routes.preflightPassage, ['GET'])
-  registerPreflight(app, routes.preflightResolve, ['GET'])
+  registerPreflight(app, routes.getPassage, ['GET'])
+  registerPreflight(app, routes.resolveReference, ['GET'])
 
   app.route<{ Querystring: ResolveQuery }>({
     ...routes.resolveReference,

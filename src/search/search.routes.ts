@@ -21,19 +21,19 @@ export interface SearchRouteDeps {
 export function registerSearchRoutes(app: FastifyInstance, deps: SearchRouteDeps): void {
   const { search, metering } = deps
 
-  registerPreflight(app, routes.preflightSearch, ['GET'])
+  registerPreflight(app, routes.searchVerses, ['GET'])
 
   app.route<{ Querystring: SearchQuery }>({
     ...routes.searchVerses,
     onRequest: metering.authenticate,
     onSend: metering.quotaHeaders,
     async handler(request, reply) {
-      const { q, style = 'faithful', book, limit = '10', cursor } = request.query
+      const { q, style = 'faithful', book, limit = 10, cursor } = request.query
       // Validation (400) comes before the quota (429); an empty result still counts.
       const results = await search.search({
         q,
         style,
-        limit: Number(limit),
+        limit,
         ...(book === undefined ? {} : { book }),
         ...(cursor === undefined ? {} : { cursor }),
       })

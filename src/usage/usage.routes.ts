@@ -20,7 +20,7 @@ export interface UsageRouteDeps extends AccountUsageDeps {
 
 /** Registers GET /api/v1/usage. */
 export function registerUsageRoutes(app: FastifyInstance, deps: UsageRouteDeps): void {
-  registerPreflight(app, routes.preflightUsage, ['GET'])
+  registerPreflight(app, routes.getUsage, ['GET'])
   app.route({
     ...routes.getUsage,
     async handler(request): Promise<KeyUsage | AccountUsage> {

@@ -46,7 +46,7 @@ export function registerVerseRoutes(app: FastifyInstance, deps: VerseRouteDeps):
     },
   })
 
-  registerPreflight(app, routes.preflightVerse, ['GET'])
+  registerPreflight(app, routes.getVerse, ['GET'])
 
   const bookRepresentations = new RepresentationCache(100)
   app.route<{ Params: { book: string } }>({

@@ -1,9 +1,13 @@
 /** The discovery files as served: status, media type, contract, caching, and what each must say. */
+import { readFileSync } from 'node:fs'
+import { Ajv2020 } from 'ajv/dist/2020.js'
+import addFormats from 'ajv-formats'
 import t from 'tap'
 import type { AiPluginManifest } from '../../src/discovery/ai-plugin.js'
 import type { Linkset } from '../../src/discovery/api-catalog.js'
 import type { McpServerCard } from '../../src/discovery/server-card.js'
 import { ERROR_CATALOGUE } from '../../src/errors.js'
+import { projectPath } from '../../src/infra/paths.js'
 import { MCP_TOOLS } from '../../src/mcp/mcp.tools.js'
 import { buildTestApp } from '../helpers/app.js'
 import { call } from '../helpers/http.js'
@@ -23,6 +27,17 @@ const FILES: ReadonlyArray<readonly [string, string]> = [
   ['/terms', 'text/html'],
   ['/logo.svg', 'image/svg+xml'],
 ]
+
+/**
+ * Validates a document against a published format's schema, written into test/fixtures/schemas
+ * from the format's own text (each file's $comment cites it).
+ */
+function publishedFormatViolations(schemaFile: string, document: unknown): string[] {
+  const ajv = new Ajv2020({ strict: false, allErrors: true })
+  ;(addFormats as unknown as (a: Ajv2020) => void)(ajv)
+  const validate = ajv.compile(JSON.parse(readFileSync(projectPath('test', 'fixtures', 'schemas', schemaFile), 'utf8')) as object)
+  return validate(document) ? [] : (validate.errors ?? []).map((error) => `${error.instancePath || '/'} ${error.message ?? ''}`)
+}
 
 /** http(s) URLs in a text, without trailing punctuation. */
 function urlsIn(text: string): string[] {
@@ -77,16 +92,29 @@ t.test('discovery files', async (t) => {
     t.equal(head.statusCode, 200)
     t.equal(head.headers.link, link)
     t.equal(head.body, '')
-    t.equal(String(head.headers['content-type']).split(';')[0], 'application/linkset+json')
+    t.match(head.headers['content-type'], /^application\/linkset\+json; profile="https:\/\/www\.rfc-editor\.org\/info\/rfc9727"(;|$)/, 'the RFC 9727 profile')
     const res = await get('/.well-known/api-catalog')
+    t.equal(res.headers['content-type'], head.headers['content-type'])
     t.equal(res.headers.link, link)
     t.equal(head.headers.etag, res.headers.etag)
     const catalog = res.json<Linkset>()
+    t.same(publishedFormatViolations('api-catalog.schema.json', catalog), [], 'RFC 9727 / RFC 9264 linkset')
     const api = catalog.linkset.find((entry) => entry.anchor === `${BASE}/api/v1`)
     t.same(api?.['service-desc'], [
-      { href: `${BASE}/api/v1/openapi.json`, type: 'application/openapi+json', title: 'OpenAPI 3.1 document (JSON)' },
-      { href: `${BASE}/api/v1/openapi.yaml`, type: 'application/openapi+yaml', title: 'OpenAPI 3.1 document (YAML)' },
+      { href: `${BASE}/api/v1/openapi.json`, type: 'application/json', title: 'OpenAPI 3.1 document (JSON)' },
+      { href: `${BASE}/api/v1/openapi.yaml`, type: 'application/yaml', title: 'OpenAPI 3.1 document (YAML)' },
     ])
+    // Every target's type is the one it is served with.
+    for (const entry of catalog.linkset) {
+      for (const [relation, targets] of Object.entries(entry)) {
+        if (relation === 'anchor' || typeof targets === 'string') continue
+        for (const target of targets) {
+          if (target.type === undefined || !target.href.startsWith(BASE)) continue
+          const served = await get(target.href.slice(BASE.length))
+          t.equal(String(served.headers['content-type']).split(';')[0], target.type, `${relation} ${target.href} is served as ${target.type}`)
+        }
+      }
+    }
     t.match(api?.['service-doc'], [{ href: `${BASE}/docs`, type: 'text/html' }, { href: `${BASE}/llms-full.txt` }, { href: `${BASE}/llms.txt` }])
     t.match(api?.status, [{ href: `${BASE}/readyz` }])
     t.match(api?.['terms-of-service'], [{ href: `${BASE}/terms` }])
@@ -146,11 +174,21 @@ t.test('discovery files', async (t) => {
 
   t.test('the server card lists the tools the MCP endpoint serves', async (t) => {
     const card = (await get('/.well-known/mcp/server-card.json')).json<McpServerCard>()
-    t.equal(card.name, 'plainverse')
+    t.same(publishedFormatViolations('mcp-server-card.schema.json', card), [], 'the server card draft (SEP-2127)')
+    t.equal(card.$schema, 'https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json')
+    t.equal(card.name, 'test.example.api/plainverse', 'reverse DNS of the public host, then the service')
     t.equal(card.version, '1.0.0')
-    t.match(card.protocolVersion, /^\d{4}-\d{2}-\d{2}$/)
-    t.same(card.endpoints, [{ url: `${BASE}/mcp`, transport: 'streamable-http' }])
-    t.match(card.authentication, { type: 'api-key', headers: [{ name: 'X-API-Key' }, { name: 'Authorization' }] })
+    t.ok(card.description.length <= 100)
+    t.match(card.remotes, [
+      {
+        type: 'streamable-http',
+        url: `${BASE}/mcp`,
+        headers: [{ name: 'X-API-Key', isSecret: true }],
+        authentication: { required: true, schemes: ['bearer'] },
+      },
+    ])
+    for (const version of card.remotes[0]?.supportedProtocolVersions ?? []) t.match(version, /^\d{4}-\d{2}-\d{2}$/)
+    t.same(card.capabilities, { tools: { listChanged: false } })
     t.same(
       card.tools.map((tool) => tool.name),
       MCP_TOOLS.map((tool) => tool.name),
@@ -172,14 +210,30 @@ t.test('discovery files', async (t) => {
     }
   })
 
+  t.test('the server card is application/mcp-server-card+json when asked for', async (t) => {
+    for (const path of ['/.well-known/mcp/server-card.json', '/mcp/server-card']) {
+      const plain = await get(path)
+      const asked = await get(path, { accept: 'application/mcp-server-card+json, application/json;q=0.5' })
+      t.equal(String(asked.headers['content-type']).split(';')[0], 'application/mcp-server-card+json', path)
+      t.equal(asked.body, plain.body, 'the same document')
+      t.not(asked.headers.etag, plain.headers.etag, 'a tag of its own per media type')
+      t.equal(asked.headers.vary, 'Accept')
+      t.equal(String(plain.headers['content-type']).split(';')[0], 'application/json')
+      const refused = await get(path, { accept: 'application/mcp-server-card+json;q=0, application/json' })
+      t.equal(String(refused.headers['content-type']).split(';')[0], 'application/json', 'q=0 refuses the type')
+      t.equal((await get(path, { accept: 'application/mcp-server-card+json', 'if-none-match': String(asked.headers.etag) })).statusCode, 304)
+    }
+  })
+
   t.test('the AI plugin manifest', async (t) => {
     const manifest = (await get('/.well-known/ai-plugin.json')).json<AiPluginManifest>()
+    t.same(publishedFormatViolations('ai-plugin.schema.json', manifest), [], 'the published manifest format')
     t.equal(manifest.schema_version, 'v1')
     t.equal(manifest.name_for_model, 'plainverse')
-    t.ok(manifest.description_for_human.length <= 120)
+    t.ok(manifest.description_for_human.length <= 100)
     t.match(manifest.description_for_model, 'GET /api/v1/verse/{slug}')
     t.match(manifest.description_for_model, 'free 123, developer 4,567 and scale 890,000')
-    t.same(manifest.auth, { type: 'service_http', authorization_type: 'custom', custom_auth_header: 'X-API-Key' })
+    t.match(manifest.auth, { type: 'user_http', authorization_type: 'bearer', instructions: /API key/ })
     t.same(manifest.api, { type: 'openapi', url: `${BASE}/api/v1/openapi.json` })
     t.equal(manifest.logo_url, `${BASE}/logo.svg`)
     t.equal(manifest.contact_email, 'sales@example.test')
@@ -225,7 +279,12 @@ t.test('discovery files', async (t) => {
 
   t.test('every URL in every file is absolute on PUBLIC_BASE_URL', async (t) => {
     // Namespace names are identifiers, not links.
-    const namespaces = new Set(['http://www.sitemaps.org/schemas/sitemap/0.9', 'http://www.w3.org/2000/svg'])
+    const namespaces = new Set([
+      'http://www.sitemaps.org/schemas/sitemap/0.9',
+      'http://www.w3.org/2000/svg',
+      // The server card's $schema names its format.
+      'https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json',
+    ])
     for (const [path] of FILES) {
       const body = (await get(path)).body
       t.notMatch(body, /localhost|127\.0\.0\.1/, `${path} names no local server`)

@@ -44,7 +44,7 @@ t.test('the tool list is an input: the card, llms.txt and llms-full.txt describe
     { name: 'count_words', description: 'Counts words.', inputSchema: { type: 'object', properties: {} } },
   ])
   t.equal(card.version, '9.8.7')
-  t.equal(card.protocolVersion, '2025-11-25')
+  t.same(card.remotes[0]?.supportedProtocolVersions, ['2025-11-25'])
   t.match(buildLlmsTxt(context), 'tools echo_text, count_words')
   const full = buildLlmsFullTxt(context)
   t.match(full, '### echo_text (Echo)\n\nSays it back. Read-only.')
@@ -59,7 +59,8 @@ t.test('a base URL with a path prefixes every URL and every robots rule', async 
   t.match(robots, 'Disallow: /bible/mcp\n')
   t.match(robots, 'Allow: /bible/mcp/server-card\n')
   t.match(robots, 'Sitemap: https://example.org/bible/sitemap.xml')
-  t.equal(buildServerCard(context).endpoints[0]?.url, 'https://example.org/bible/mcp')
+  t.equal(buildServerCard(context).remotes[0]?.url, 'https://example.org/bible/mcp')
+  t.equal(buildServerCard(context).name, 'org.example/plainverse', 'the host reversed, a slash, the service')
   t.equal(buildAiPluginManifest(context).api.url, 'https://example.org/bible/api/v1/openapi.json')
 })
 
@@ -76,7 +77,8 @@ t.test('llms.txt links every operation but the preflights and itself, once', asy
   for (const op of listOperations(document)) {
     if (op.method === 'OPTIONS' || op.operationId === 'getLlmsTxt') continue
     const byName = llms.includes(`[${op.method} ${op.path}]`)
-    const byLink = llms.includes(`](https://example.org/bible${op.path})`) || llms.includes(`#/${op.tags[0] ?? ''}/${op.operationId})`)
+    const byLink =
+      llms.includes(`](https://example.org/bible${op.path})`) || llms.includes(`#${op.method.toLowerCase()}-${op.path.replace(/[\s#:?&={}]/g, '-')})`)
     t.ok(byName || byLink, `${op.operationId} is linked`)
   }
   const links = [...llms.matchAll(/^- \[[^\]]+\]\(([^)]+)\)/gm)].map((m) => m[1])

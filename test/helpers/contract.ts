@@ -113,12 +113,23 @@ function headerViolations(label: string, declared: JsonObject, headers: Observed
 }
 
 /**
+ * CORS preflights, which info.description states once instead of as operations: 204 without a
+ * body, or the MCP endpoint's 403 for an origin it does not allow; else the generic answers.
+ */
+const PREFLIGHT: JsonObject = {
+  ...GENERIC,
+  '204': { description: 'preflight' },
+  '403': { content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } },
+}
+
+/**
  * Lists every way the response departs from the contract; empty when it conforms.
  * @example contractViolations(observed) // ['200 body: /slug must match pattern ...']
  */
 export function contractViolations(response: ObservedResponse): string[] {
   const found = findOperation(response.method, response.url)
-  const responses = (found?.operation.responses as JsonObject | undefined) ?? GENERIC
+  const fallback = response.method.toUpperCase() === 'OPTIONS' ? PREFLIGHT : GENERIC
+  const responses = (found?.operation.responses as JsonObject | undefined) ?? fallback
   const label = found === undefined ? `${response.method} ${response.url} (no operation)` : `${response.method} ${found.template}`
   const status = String(response.status)
   const declared = responses[status] ?? responses[`${status[0]}XX`] ?? responses.default

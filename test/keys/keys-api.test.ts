@@ -151,6 +151,47 @@ t.test('keys API', async (t) => {
     const apiKeyInstead = await call(t, app, { url: '/api/v1/keys', headers: { 'x-api-key': key.key } })
     t.equal(apiKeyInstead.statusCode, 401, 'an API key cannot manage keys')
   })
+
+  t.test('every 401 names its scheme in WWW-Authenticate (RFC 9110 11.6.1, RFC 6750)', async (t) => {
+    const expired = `Bearer ${signToken('alice', { exp: Math.floor(Date.now() / 1000) - 3600 })}`
+    const anon = `Bearer ${signToken('anon-user', { role: 'anon' })}`
+    const cases: Array<[string, { method: 'GET' | 'POST'; url: string; headers: Record<string, string> }, RegExp]> = [
+      ['POST /keys without credentials', { method: 'POST', url: '/api/v1/keys', headers: {} }, /^Bearer realm="plainverse"$/],
+      ['GET /keys without credentials', { method: 'GET', url: '/api/v1/keys', headers: {} }, /^Bearer realm="plainverse"$/],
+      ['POST /keys with an API key', { method: 'POST', url: '/api/v1/keys', headers: { 'x-api-key': key.key } }, /^Bearer realm="plainverse"$/],
+      [
+        'POST /keys with an API key as Bearer',
+        { method: 'POST', url: '/api/v1/keys', headers: { authorization: `Bearer ${key.key}` } },
+        /error="invalid_token"/,
+      ],
+      ['/usage with an expired token', { method: 'GET', url: '/api/v1/usage', headers: { authorization: expired } }, /error="invalid_token"/],
+      ['/usage with an anon-role token', { method: 'GET', url: '/api/v1/usage', headers: { authorization: anon } }, /error="invalid_token"/],
+      ['/usage with a garbage token', { method: 'GET', url: '/api/v1/usage', headers: { authorization: 'Bearer not.a.token' } }, /error="invalid_token"/],
+      ['/usage without credentials', { method: 'GET', url: '/api/v1/usage', headers: {} }, /ApiKey realm="plainverse", header="X-API-Key"/],
+    ]
+    for (const [label, request, challenge] of cases) {
+      const res = await call(t, app, {
+        ...request,
+        headers: { ...request.headers, 'content-type': 'application/json' },
+        payload: request.method === 'POST' ? '{"name":"x"}' : undefined,
+      })
+      t.equal(res.statusCode, 401, label)
+      t.match(String(res.headers['www-authenticate']), challenge, `${label}: WWW-Authenticate`)
+    }
+  })
+
+  t.test('one credential in both headers (as some generated clients send it) is one credential', async (t) => {
+    const token = signToken('bob')
+    const bobs = (await post(bob, { name: 'both headers' })).json<Created>().key
+    const usage = await call(t, app, { url: '/api/v1/usage', headers: { 'x-api-key': token, authorization: `Bearer ${token}` } })
+    t.equal(usage.statusCode, 200, 'an identity token in both headers is the account')
+    t.ok('by_endpoint' in usage.json<Record<string, unknown>>(), "the account's usage")
+    const both = await call(t, app, { url: '/api/v1/verse/john-3-16', headers: { 'x-api-key': bobs, authorization: `Bearer ${bobs}` } })
+    t.equal(both.statusCode, 200, 'an API key in both headers')
+    const keyUsage = await call(t, app, { url: '/api/v1/usage', headers: { 'x-api-key': bobs, authorization: `Bearer ${token}` } })
+    t.equal(keyUsage.statusCode, 200, 'two different values: X-API-Key is the credential')
+    t.equal(keyUsage.json<{ tier?: string }>().tier, 'free', "the key's own usage")
+  })
 })
 
 t.test('without an identity provider, key management answers 503 and the rest works', async (t) => {

@@ -143,6 +143,7 @@ t.test('MCP endpoint over HTTP', async (t) => {
       t.equal(res.status, 405, method)
       t.equal(res.json<Problem>().code, 'method_not_allowed')
       t.match(res.headers.get('allow'), /POST/)
+      t.notMatch(res.headers.get('allow'), /GET/)
     }
   })
 
@@ -159,8 +160,11 @@ t.test('MCP endpoint over HTTP', async (t) => {
       [
         '{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "get_verse", "arguments": {"__proto__": {"reference": "john-3-16"}}}}',
         400,
-        -32700,
+        -32600,
       ],
+      ['{"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"constructor": {"prototype": {}}}}', 400, -32600],
+      ['null', 400, -32600],
+      ['42', 400, -32600],
     ]
     for (const [body, status, code] of cases) {
       const res = await post(headers, body)

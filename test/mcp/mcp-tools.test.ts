@@ -81,9 +81,24 @@ t.test('MCP tools', async (t) => {
       t.equal(tool.inputSchema.type, 'object')
       t.equal(tool.outputSchema?.type, 'object')
       t.doesNotThrow(() => ajv.compile(tool.inputSchema), `${tool.name} input schema compiles`)
+      // Portable across clients: no `type: [..., "null"]` arrays (the MCP Inspector warns on them).
+      t.notMatch(JSON.stringify([tool.inputSchema, tool.outputSchema]), /"type":\[/, `${tool.name} schemas have no type arrays`)
     }
     const scripture = listed.filter((tool) => ['get_verse', 'get_passage', 'search_scripture', 'get_narrative'].includes(tool.name))
     for (const tool of scripture) t.ok((tool.outputSchema?.required as string[]).includes('citation'), `${tool.name} output has a citation`)
+  })
+
+  t.test('a result with structured content also has it serialized as a text block (MCP 2025-06-18)', async (t) => {
+    for (const [name, args] of [
+      ['get_verse', { reference: 'john-3-16' }],
+      ['resolve_reference', { text: 'see John 3:16' }],
+      ['list_narratives', { gospel: 'mark' }],
+    ] as const) {
+      const result = await callTool(name, args)
+      const blocks = result.content.filter((block) => block.type === 'text').map((block) => (block.type === 'text' ? block.text : ''))
+      t.ok(blocks.length >= 2, `${name}: the readable text and the JSON`)
+      t.same(JSON.parse(blocks.at(-1) ?? 'null'), result.structuredContent, `${name}: the last text block is the structured content`)
+    }
   })
 
   t.test('get_verse by slug, alias and free text', async (t) => {
@@ -136,7 +151,8 @@ t.test('MCP tools', async (t) => {
     for (const reference of ['john-3-99', 'Hezekiah 1:1', 'nothing here']) {
       const missing = await callTool('get_verse', { reference })
       t.equal(missing.isError, true, reference)
-      t.match(textOf(missing), /No passage of the KJV matches/)
+      t.match(textOf(missing), /^No verse of the KJV matches/)
+      t.notMatch(textOf(missing), /passage/i, 'get_verse speaks of verses')
     }
   })
 

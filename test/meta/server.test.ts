@@ -36,16 +36,40 @@ t.test('serves, logs JSON and stops gracefully on SIGTERM', async (t) => {
   t.equal(verse.json<{ attribution: { url: string } }>().attribution.url, 'https://plainverse.example/genesis/1/1')
 
   const json = await fetchChecked(t, server.baseUrl, '/api/v1/openapi.json')
-  const doc = json.json<{ openapi: string; info: { version: string }; servers: Array<{ url: string }>; paths: Record<string, unknown> }>()
+  const doc = json.json<{
+    openapi: string
+    info: { version: string; contact: { email: string; url: string } }
+    servers: Array<{ url: string }>
+    paths: Record<string, unknown>
+  }>()
   t.equal(doc.openapi, '3.1.0')
   t.equal(doc.info.version, '1.0.0')
+  t.match(doc.info.contact, { email: 'api@plainverse.example', url: 'https://plainverse.example/terms' }, 'info.contact from configuration')
   t.equal(doc.servers[0]?.url, 'https://plainverse.example')
   t.ok(doc.paths['/api/v1/verse/{slug}'])
   const yaml = await fetchChecked(t, server.baseUrl, '/api/v1/openapi.yaml')
   t.match(yaml.body, /^openapi: 3\.1\.0/)
   const docs = await fetchChecked(t, server.baseUrl, '/docs')
   t.equal(docs.status, 200)
-  t.match(docs.body, /swagger/i)
+  t.match(docs.body, /<title>Plainverse API reference<\/title>/)
+  t.match(docs.body, /<rapi-doc\s[^>]*spec-url="api\/v1\/openapi\.json"/)
+  t.notMatch(docs.body, /swagger/i)
+  t.match(docs.headers.get('content-security-policy'), /script-src 'self'/)
+  t.notMatch(docs.body, /https?:\/\//, 'no third-party script or style')
+  const script = await fetchChecked(t, server.baseUrl, '/docs/rapidoc.js')
+  t.equal(script.status, 200)
+  t.match(script.headers.get('content-type'), /^text\/javascript/)
+  const samples = doc.paths['/api/v1/verse/{slug}'] as { get: { 'x-codeSamples': Array<{ lang: string; label: string; source: string }> } }
+  t.same(
+    samples.get['x-codeSamples'].map((s) => s.label),
+    ['curl', 'JavaScript', 'Python'],
+    'request examples in three languages',
+  )
+  t.match(samples.get['x-codeSamples'][0]?.source, "curl -s 'https://plainverse.example/api/v1/verse/john-3-16'")
+  t.notOk(
+    Object.values(doc.paths).some((item) => 'options' in (item as object)),
+    'no preflight operations (CORS is described once in the text)',
+  )
 
   t.ok(
     server.logs.some((l) => l.msg === 'request completed' && typeof l.responseTime === 'number'),

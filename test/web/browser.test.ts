@@ -129,5 +129,26 @@ if (!existsSync(CHROMIUM)) {
       await page.waitForURL(/\/search\?q=still\+waters/)
       t.match(await page.locator('ol.results').innerText(), 'Psalms 23:2')
     })
+
+    t.test('/docs renders the reference under its own policy: operations, request examples, no preflight rows', async (t) => {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
+      t.teardown(() => context.close())
+      const page = await context.newPage()
+      const problems: string[] = []
+      page.on('console', (message) => {
+        if (message.type() === 'error') problems.push(message.text())
+      })
+      page.on('pageerror', (error) => problems.push(error.message))
+      await page.goto(`${server.baseUrl}/docs#get-/api/v1/verse/-slug-`)
+      t.equal(await page.title(), 'Plainverse API reference')
+      // RapiDoc renders into its shadow root; Playwright's locators pierce it.
+      await page.locator('text=Look up one verse').first().waitFor({ timeout: 120_000 })
+      // Text locators pierce the shadow root too.
+      t.ok((await page.locator('text=Create an API key').count()) > 0, 'the key operations are listed')
+      t.equal(await page.locator('text=CORS preflight').count(), 0, 'no preflight operations')
+      t.ok((await page.locator("text=curl -s 'http").count()) > 0, 'the request example in curl')
+      t.ok((await page.locator('text=Python').count()) > 0, 'and in Python')
+      t.same(problems, [], 'no console errors (the policy lets the reference load)')
+    })
   })
 }
