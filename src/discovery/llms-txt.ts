@@ -37,7 +37,8 @@ function described(op: OperationView, context: DiscoveryContext): Item {
 /**
  * Builds llms.txt: an H1, a blockquote summary, a paragraph, then H2 sections of
  * `- [name](url): notes` (Docs, API, MCP, Terms, Optional). Every operation of the contract
- * that a client calls (not the preflights, the HEAD of a GET, or GET /mcp, which is only a 405)
+ * that a client calls (not the preflights, the HEAD of a GET, GET /mcp, which is only a 405, or
+ * the dashboard's sign-in steps and form posts, which only redirect a browser)
  * and this file itself is linked exactly once.
  * @example buildLlmsTxt(context).startsWith('# Plainverse\n') // true
  */

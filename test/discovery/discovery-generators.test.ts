@@ -72,10 +72,15 @@ t.test('terms held elsewhere (LEGAL_URL) are linked as well as the terms page', 
   t.match(buildApiCatalog(context).linkset[0]?.['terms-of-service'], [{ href: 'https://legal.example.org/terms' }])
 })
 
-t.test('llms.txt links every operation but the preflights and itself, once', async (t) => {
+t.test('llms.txt links every operation that answers 2XX but the preflights and itself, once', async (t) => {
   const llms = buildLlmsTxt(context)
   for (const op of listOperations(document)) {
     if (op.method === 'OPTIONS' || op.operationId === 'getLlmsTxt') continue
+    // Only a 405 (GET /mcp) or only a redirect (the dashboard's sign-in steps and form posts): nothing a client reads.
+    if (!op.responses.some((r) => r.status.startsWith('2'))) {
+      t.notOk(llms.includes(`[${op.method} ${op.path}]`), `${op.operationId} (no 2XX) is not listed`)
+      continue
+    }
     const byName = llms.includes(`[${op.method} ${op.path}]`)
     const byLink =
       llms.includes(`](https://example.org/bible${op.path})`) || llms.includes(`#${op.method.toLowerCase()}-${op.path.replace(/[\s#:?&={}]/g, '-')})`)
