@@ -56,7 +56,7 @@ lint: install
 format: install
 	$(BIN)/prettier --write .
 
-## bench: the verse endpoint against a bare node:http server, side by side
+## bench: every target (bare node:http, bare Fastify, the real server's endpoints) under wrk, alternating rounds
 bench: build
 	node dist/scripts/bench.js
 

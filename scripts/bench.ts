@@ -1,266 +1,424 @@
 /**
- * `make bench`: the verse endpoint of the real server (compiled, embedded PGlite) with a real
- * API key, authentication and metering on, and a bare node:http server returning a fixed
- * JSON buffer, measured one after the other in one run with the same load generator
- * (autocannon, 50 connections). Prints requests per second, their ratio (target >= 0.75 on
- * the embedded default), p99 latency, the server's peak resident memory and its start-up
- * time to ready; with REDIS_URL set, also the same endpoint with Redis counters. Then the
- * search endpoint: p50 and p99 latency of a fixed list of 200 queries (scripts/search-queries.json),
- * sent one after another, and how long after ready the first search waited for the index.
+ * `make bench`: the real server (compiled, from dist/) against a bare node:http server and a
+ * bare Fastify route, each in its own process, loaded from outside by wrk (native), 50
+ * connections, in alternating rounds (every round measures every target in turn, which
+ * cancels most of the drift of a shared machine). The verse lookup and the other counted
+ * endpoints use a real scale-tier key created with the operator CLI through the running
+ * server's admin socket, with authentication, the rate limits and durable metering on.
+ *
+ * Prints per target requests/s (each round and the mean), p50/p99, answers >= 400 and the
+ * ratio to bare node:http; then resident memory at idle after ready and at peak under load
+ * (embedded, and on PostgreSQL when DATABASE_URL is set, in a scratch database created and
+ * dropped here), start-up time to ready (first start on an empty DATA_DIR, later start), the
+ * throughput of the first seconds after a restart, and the time to the first search result.
+ *
+ * BENCH_DURATION (s per target per round, default 5), BENCH_ROUNDS (default 3).
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
-import autocannon from 'autocannon'
+import { setTimeout as sleep } from 'node:timers/promises'
+import pg from 'pg'
 import { projectPath } from '../src/infra/paths.js'
+import { requireWrk, runWrk, writeWrkScript, type BenchRequest, type WrkResult } from './bench-wrk.js'
 
 const CONNECTIONS = 50
-const DURATION_S = Number(process.env.BENCH_DURATION ?? 10)
-/** Rounds of (server, baseline) pairs; alternating them cancels most of the drift of a shared machine. */
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2)
-const WARMUP_S = 3
-const TARGET_RATIO = 0.75
-/** Passes over the 200 search queries that are measured (after one warm-up pass). */
-const SEARCH_ROUNDS = Number(process.env.BENCH_SEARCH_ROUNDS ?? 3)
-const SEARCH_TARGET_P99_MS = 25
+const THREADS = 2
+const DURATION_S = Number(process.env.BENCH_DURATION ?? 5)
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
+const WARMUP_S = 2
+/** How long a server is left alone after its first search answered (the index built) before its idle memory is read. */
+const IDLE_SETTLE_MS = 5_000
+const TARGETS = { ratio: 0.75, p99Ms: 5, idleMiB: 300, peakMiB: 400, pgIdleMiB: 150, pgPeakMiB: 250, laterStartMs: 1_000, firstStartMs: 8_000 }
 /** The per-second limits stay on (their cost is part of the hot path) but far above any load this machine can make. */
-const UNREACHED_RATE_LIMITS = { RATE_LIMIT_SCALE: '2000000000', RATE_LIMIT_ADDRESS: '2000000000' }
+const UNREACHED_LIMITS = { QUOTA_SCALE: '1000000000', RATE_LIMIT_SCALE: '2000000000', RATE_LIMIT_ADDRESS: '2000000000' }
+const SERVER = projectPath('dist', 'src', 'server.js')
+const CLI = projectPath('dist', 'src', 'cli', 'main.js')
 
-interface Child {
-  readonly process: ChildProcess
+interface Server {
+  readonly child: ChildProcess
+  readonly url: string
+  /** From spawn to the first 200 from /readyz. */
   readonly startupMs: number
+  /** performance.now() when it was first ready. */
+  readonly readyAt: number
 }
 
-function spawnUntil(command: string, args: string[], env: NodeJS.ProcessEnv, isReady: () => Promise<boolean>): Promise<Child> {
+/** Starts `script` with `env` and waits until `readyPath` answers 200. */
+async function start(script: string, args: string[], env: NodeJS.ProcessEnv, port: number, readyPath: string): Promise<Server> {
   const started = performance.now()
-  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] })
-  return new Promise((resolve, reject) => {
-    child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}`)))
-    const poll = async (): Promise<void> => {
-      if (await isReady().catch(() => false)) resolve({ process: child, startupMs: performance.now() - started })
-      else setTimeout(() => void poll(), 10)
-    }
-    void poll()
-  })
-}
-
-/** Resolves true once `url` answers 200. */
-function answers(url: string): () => Promise<boolean> {
-  return async () => (await fetch(url)).status === 200
-}
-
-/** Peak resident set size (VmHWM) of a process, in MiB. */
-function peakRssMiB(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8')
-  const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0)
-  return kb / 1024
-}
-
-async function load(url: string, paths: readonly string[], headers: Record<string, string>, duration: number): Promise<autocannon.Result> {
-  let i = 0
-  return autocannon({
-    url,
-    connections: CONNECTIONS,
-    duration,
-    headers,
-    requests: [{ setupRequest: (request) => ({ ...request, path: paths[i++ % paths.length] ?? '/' }) }],
-  })
-}
-
-/** Figures of one target over all rounds. */
-interface Figures {
-  readonly label: string
-  readonly reqPerSec: number
-  readonly p99: number
-  readonly errors: number
-  readonly rssMiB: number
-}
-
-/** Loads `url` for one round and adds the result to `into`. */
-async function round(url: string, paths: readonly string[], headers: Record<string, string>, into: autocannon.Result[]): Promise<void> {
-  into.push(await load(url, paths, headers, DURATION_S))
-}
-
-function figures(label: string, results: readonly autocannon.Result[], pid: number | undefined): Figures {
-  return {
-    label,
-    reqPerSec: results.reduce((sum, r) => sum + r.requests.average, 0) / results.length,
-    p99: Math.max(...results.map((r) => r.latency.p99)),
-    errors: results.reduce((sum, r) => sum + r.errors + r.non2xx, 0),
-    rssMiB: peakRssMiB(pid ?? 0),
+  const child = spawn(process.execPath, [script, ...args], { env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit'] })
+  let exited: number | null | undefined
+  child.once('exit', (code) => (exited = code))
+  const url = `http://127.0.0.1:${port}`
+  for (;;) {
+    if (exited !== undefined) throw new Error(`${script} exited with ${exited} before it was ready`)
+    const ok = await fetch(`${url}${readyPath}`).then(
+      (r) => r.status === 200,
+      () => false,
+    )
+    if (ok) return { child, url, startupMs: performance.now() - started, readyAt: performance.now() }
+    await sleep(5)
   }
+}
+
+function startServer(env: NodeJS.ProcessEnv, port: number): Promise<Server> {
+  return start(SERVER, [], env, port, '/readyz')
+}
+
+async function stop(server: Server): Promise<void> {
+  if (server.child.exitCode !== null) return
+  const exited = new Promise((resolve) => server.child.once('exit', resolve))
+  server.child.kill('SIGTERM')
+  await exited
+}
+
+/** Resident memory now and at its peak (VmRSS, VmHWM), in MiB. */
+function memory(server: Server): { rss: number; peak: number } {
+  const status = readFileSync(`/proc/${server.child.pid ?? 0}/status`, 'utf8')
+  const field = (name: string): number => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024
+  return { rss: field('VmRSS'), peak: field('VmHWM') }
+}
+
+/** A key on the scale tier, created with the operator CLI (through the running server's admin socket). */
+function createKey(env: NodeJS.ProcessEnv, name: string): string {
+  const out = execFileSync(process.execPath, [CLI, 'keys', 'create', '--name', name, '--tier', 'scale'], { env: { ...process.env, ...env }, encoding: 'utf8' })
+  const key = out.split('\n')[0] ?? ''
+  if (!key.startsWith('pv_')) throw new Error(`keys create printed no key: ${out}`)
+  return key
+}
+
+/** From ready to the first search's 200 (the index must be there, or built on demand). */
+async function timeFirstSearch(server: Server, key: string): Promise<{ afterReadyMs: number; fromSpawnMs: number }> {
+  const response = await fetch(`${server.url}/api/v1/search?q=love`, { headers: { 'x-api-key': key } })
+  await response.arrayBuffer()
+  if (response.status !== 200) throw new Error(`the first search answered ${response.status}`)
+  const afterReadyMs = performance.now() - server.readyAt
+  return { afterReadyMs, fromSpawnMs: server.startupMs + afterReadyMs }
+}
+
+/** What a run of the server in one mode measured besides throughput. */
+interface ModeFigures {
+  readonly firstStartMs: number
+  /** Peak resident memory of the process that seeded the empty database. */
+  readonly seedingPeakMiB: number
+  readonly laterStartMs: number
+  readonly idleMiB: number
+  readonly firstSearch: { afterReadyMs: number; fromSpawnMs: number }
 }
 
 /**
- * Starts the compiled server with `env` beside the baseline, and measures both in alternating
- * rounds with a real key (alternation cancels most of the drift of a shared machine).
+ * A first start on an empty DATA_DIR (and database), a key created through the CLI, and a
+ * later start measured for start-up, first search and idle memory.
  */
-async function measure(
-  label: string,
+async function prepareMode(
   env: NodeJS.ProcessEnv,
   port: number,
-  baseUrl: string,
-  basePid: number | undefined,
-  key: string,
-  paths: readonly string[],
-): Promise<{ server: Figures; bare: Figures; startupMs: number }> {
-  const ready = answers(`http://127.0.0.1:${port}/readyz`)
-  const server = await spawnUntil(process.execPath, [projectPath('dist', 'src', 'server.js')], { ...env, PORT: String(port) }, ready)
+): Promise<{ figures: Omit<ModeFigures, 'idleMiB' | 'laterStartMs' | 'firstSearch'>; key: string; sample: Sample }> {
+  const first = await startServer(env, port)
   try {
-    const url = `http://127.0.0.1:${port}`
-    const headers = { 'x-api-key': key }
-    await load(url, paths, headers, WARMUP_S)
-    await load(baseUrl, ['/'], {}, WARMUP_S)
-    const served: autocannon.Result[] = []
-    const bare: autocannon.Result[] = []
-    for (let i = 0; i < ROUNDS; i++) {
-      await round(url, paths, headers, served)
-      await round(baseUrl, ['/'], {}, bare)
-    }
-    return { server: figures(label, served, server.process.pid), bare: figures('bare node:http', bare, basePid), startupMs: server.startupMs }
+    const key = createKey(env, 'bench')
+    const sample = await sampleContent(first.url, key)
+    return { figures: { firstStartMs: first.startupMs, seedingPeakMiB: memory(first).peak }, key, sample }
   } finally {
-    server.process.kill('SIGTERM')
-    await new Promise((r) => server.process.once('exit', r))
+    await stop(first)
   }
 }
 
-/** Search latency over the fixed query list. */
-interface SearchFigures {
-  readonly p50: number
-  readonly p99: number
-  readonly samples: number
-  readonly errors: number
-  /** From ready to the first search's answer: the wait for the index built in the background. */
-  readonly firstSearchMs: number
+async function laterStart(env: NodeJS.ProcessEnv, port: number, key: string): Promise<Pick<ModeFigures, 'laterStartMs' | 'idleMiB' | 'firstSearch'>> {
+  const server = await startServer(env, port)
+  try {
+    const firstSearch = await timeFirstSearch(server, key)
+    await sleep(IDLE_SETTLE_MS)
+    return { laterStartMs: server.startupMs, idleMiB: memory(server).rss, firstSearch }
+  } finally {
+    await stop(server)
+  }
 }
 
-function percentile(sorted: readonly number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0
+/** What the requests are made of: real verses, narratives, an entity tag. */
+interface Sample {
+  readonly verses: ReadonlyArray<{ slug: string; book: string; chapter: number; verse: number; last: number }>
+  readonly narratives: readonly string[]
+  readonly etag: string
+  readonly body: Buffer
 }
 
-/** Starts the server and times each query of scripts/search-queries.json, one at a time, over a kept-alive connection. */
-async function measureSearch(env: NodeJS.ProcessEnv, port: number, key: string): Promise<SearchFigures> {
+async function sampleContent(url: string, key: string): Promise<Sample> {
+  const headers = { 'x-api-key': key }
+  const books = (await (await fetch(`${url}/api/v1/books`)).json()) as { data: Array<{ slug: string; verse_counts: number[] }> }
+  const verses: Array<{ slug: string; book: string; chapter: number; verse: number; last: number }> = []
+  for (let n = 0; verses.length < 2_000; n++) {
+    const book = books.data[(n * 7) % books.data.length]
+    if (book === undefined) throw new Error('no books')
+    const chapter = (n % book.verse_counts.length) + 1
+    const last = book.verse_counts[chapter - 1] ?? 1
+    const verse = (n % last) + 1
+    verses.push({ slug: `${book.slug}-${chapter}-${verse}`, book: book.slug, chapter, verse, last })
+  }
+  const narratives = (await (await fetch(`${url}/api/v1/narratives?limit=100`, { headers })).json()) as { data: Array<{ slug: string }> }
+  const john = await fetch(`${url}/api/v1/verse/john-3-16?style=all`, { headers })
+  return {
+    verses,
+    narratives: narratives.data.map((n) => n.slug),
+    etag: john.headers.get('etag') ?? '',
+    body: Buffer.from(await john.arrayBuffer()),
+  }
+}
+
+/** One thing measured: a server and the requests it gets. */
+interface Target {
+  readonly label: string
+  readonly server: Server
+  readonly script: string
+  /** The status every answer must have (checked once before the load). */
+  readonly status: number
+  /** The first request, sent once to check the status before the load. */
+  readonly first: BenchRequest
+  readonly results: WrkResult[]
+}
+
+function target(dir: string, label: string, server: Server, requests: readonly BenchRequest[], status = 200): Target {
+  const script = join(dir, `${label.replace(/[^a-z0-9]+/gi, '-')}.lua`)
+  writeWrkScript(script, requests)
+  const first = requests[0]
+  if (first === undefined) throw new Error(`${label}: no requests`)
+  return { label, server, script, status, first, results: [] }
+}
+
+const STYLES = ['faithful', 'casual', 'all'] as const
+const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }
+
+/** The endpoints of the real server, all with the same key. */
+function serverTargets(dir: string, mode: string, server: Server, key: string, sample: Sample, withAll: boolean): Target[] {
+  const auth = { 'x-api-key': key }
+  const get = (path: string, headers: Record<string, string> = auth): BenchRequest => ({ method: 'GET', path, headers })
+  const verses = sample.verses.map((v, n) => get(`/api/v1/verse/${v.slug}?style=${STYLES[n % 3]}`))
+  const targets = [target(dir, `verse, ${mode}`, server, verses)]
+  if (!withAll) return targets
   const queries = JSON.parse(readFileSync(projectPath('scripts', 'search-queries.json'), 'utf8')) as Array<Record<string, string>>
-  const urls = queries.map((query) => `http://127.0.0.1:${port}/api/v1/search?${new URLSearchParams(query).toString()}`)
-  const server = await spawnUntil(
-    process.execPath,
-    [projectPath('dist', 'src', 'server.js')],
-    { ...env, PORT: String(port) },
-    answers(`http://127.0.0.1:${port}/readyz`),
-  )
-  try {
-    const headers = { 'x-api-key': key }
-    const timed = async (url: string): Promise<{ ms: number; ok: boolean }> => {
-      const started = performance.now()
-      const response = await fetch(url, { headers })
-      await response.arrayBuffer()
-      return { ms: performance.now() - started, ok: response.status === 200 }
-    }
-    const firstSearchMs = (await timed(urls[0] ?? '')).ms
-    for (const url of urls) await timed(url)
-    const latencies: number[] = []
-    let errors = 0
-    for (let round = 0; round < SEARCH_ROUNDS; round++) {
-      for (const url of urls) {
-        const { ms, ok } = await timed(url)
-        latencies.push(ms)
-        if (!ok) errors++
-      }
-    }
-    latencies.sort((a, b) => a - b)
-    return { p50: percentile(latencies, 50), p99: percentile(latencies, 99), samples: latencies.length, errors, firstSearchMs }
-  } finally {
-    server.process.kill('SIGTERM')
-    await new Promise((r) => server.process.once('exit', r))
+  const mcp = sample.verses.slice(0, 500).map((v, n): BenchRequest => ({
+    method: 'POST',
+    path: '/mcp',
+    headers: { ...auth, ...MCP_HEADERS },
+    body: JSON.stringify({ jsonrpc: '2.0', id: n + 1, method: 'tools/call', params: { name: 'get_verse', arguments: { reference: v.slug } } }),
+  }))
+  return [
+    ...targets,
+    target(dir, `verse 304, ${mode}`, server, [get('/api/v1/verse/john-3-16?style=all', { ...auth, 'if-none-match': sample.etag })], 304),
+    target(
+      dir,
+      `verse page, ${mode}`,
+      server,
+      sample.verses.map((v) => get(`/${v.book}/${v.chapter}/${v.verse}`, {})),
+    ),
+    target(
+      dir,
+      `passage, ${mode}`,
+      server,
+      sample.verses.map((v) => get(`/api/v1/passage/${v.book}-${v.chapter}-${v.verse}-${Math.min(v.last, v.verse + 4)}`)),
+    ),
+    target(
+      dir,
+      `search, ${mode}`,
+      server,
+      queries.map((q) => get(`/api/v1/search?${new URLSearchParams(q).toString()}`)),
+    ),
+    target(
+      dir,
+      `narrative, ${mode}`,
+      server,
+      sample.narratives.map((slug) => get(`/api/v1/narratives/${slug}`)),
+    ),
+    target(dir, `MCP get_verse, ${mode}`, server, mcp),
+  ]
+}
+
+/** Sends the first request of a target once and checks its status. */
+async function check(t: Target): Promise<void> {
+  const { method, path, headers, body } = t.first
+  const response = await fetch(`${t.server.url}${path}`, { method, ...(headers === undefined ? {} : { headers }), ...(body === undefined ? {} : { body }) })
+  await response.arrayBuffer()
+  if (response.status !== t.status) throw new Error(`${t.label}: ${method} ${path} answered ${response.status}, expected ${t.status}`)
+}
+
+function mean(values: readonly number[]): number {
+  return values.reduce((sum, v) => sum + v, 0) / Math.max(1, values.length)
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN
+}
+
+function verdict(ok: boolean): string {
+  return ok ? 'met' : 'NOT met'
+}
+
+/** A fresh PostgreSQL database next to DATABASE_URL's, and how to drop it. */
+async function scratchDatabase(baseUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `plainverse_bench_${process.pid}_${Date.now()}`
+  const admin = new pg.Client({ connectionString: baseUrl })
+  await admin.connect()
+  await admin.query(`create database ${name}`)
+  await admin.end()
+  const url = new URL(baseUrl)
+  url.pathname = `/${name}`
+  return {
+    url: url.toString(),
+    async drop() {
+      const client = new pg.Client({ connectionString: baseUrl })
+      await client.connect()
+      await client.query(`drop database if exists ${name} with (force)`)
+      await client.end()
+    },
   }
 }
 
-function line(f: Figures, ratio?: number): string {
-  return `  ${f.label.padEnd(18)} ${f.reqPerSec.toFixed(0).padStart(8)} req/s   p99 ${String(f.p99).padStart(4)} ms   peak RSS ${f.rssMiB.toFixed(0).padStart(4)} MiB${ratio === undefined ? '' : `   ratio ${ratio.toFixed(2)}   non-2xx/errors ${f.errors}`}`
+function printTable(targets: readonly Target[], bare: Target): void {
+  const bareRps = mean(bare.results.map((r) => r.requestsPerSec))
+  console.log(`\n  ${'target'.padEnd(28)} ${'req/s (rounds)'.padEnd(24)} ${'mean'.padStart(7)}  ${'p50'.padStart(7)}  ${'p99'.padStart(7)}  >=400  ratio`)
+  for (const t of targets) {
+    const rps = t.results.map((r) => r.requestsPerSec)
+    const errors = t.results.reduce((sum, r) => sum + r.errorStatus + r.socketErrors, 0)
+    console.log(
+      `  ${t.label.padEnd(28)} ${rps
+        .map((r) => r.toFixed(0))
+        .join(' / ')
+        .padEnd(24)} ${mean(rps).toFixed(0).padStart(7)}  ` +
+        `${median(t.results.map((r) => r.p50Ms))
+          .toFixed(2)
+          .padStart(5)}ms  ${Math.max(...t.results.map((r) => r.p99Ms))
+          .toFixed(2)
+          .padStart(5)}ms  ` +
+        `${String(errors).padStart(5)}  ${(mean(rps) / bareRps).toFixed(2)}`,
+    )
+  }
+}
+
+function printMode(name: string, f: ModeFigures, peakMiB: number, limits: { idle: number; peak: number }): void {
+  console.log(`\n  ${name}`)
+  console.log(
+    `    start-up to ready     first start (empty DATA_DIR, seeding) ${f.firstStartMs.toFixed(0)} ms (target < ${TARGETS.firstStartMs}: ${verdict(f.firstStartMs < TARGETS.firstStartMs)})`,
+  )
+  console.log(
+    `                          later start ${f.laterStartMs.toFixed(0)} ms (target < ${TARGETS.laterStartMs}: ${verdict(f.laterStartMs < TARGETS.laterStartMs)})`,
+  )
+  console.log(
+    `    first search result   ${f.firstSearch.afterReadyMs.toFixed(0)} ms after ready (${f.firstSearch.fromSpawnMs.toFixed(0)} ms after the process started; later start)`,
+  )
+  console.log(`    resident memory       idle after ready ${f.idleMiB.toFixed(0)} MiB (target < ${limits.idle}: ${verdict(f.idleMiB < limits.idle)})`)
+  console.log(`                          peak under load ${peakMiB.toFixed(0)} MiB (target < ${limits.peak}: ${verdict(peakMiB < limits.peak)})`)
+  console.log(
+    `                          peak of the first start's seeding ${f.seedingPeakMiB.toFixed(0)} MiB (target < ${limits.peak}: ${verdict(f.seedingPeakMiB < limits.peak)})`,
+  )
 }
 
 async function main(): Promise<void> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'pv-bench-'))
-  const port = 18_080
-  const basePort = 18_081
-  const serverEnv = { HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '', REDIS_URL: '' }
+  const wrk = requireWrk()
+  const dir = mkdtempSync(join(tmpdir(), 'pv-bench-'))
+  const ports = { server: 18_080, redis: 18_082, postgres: 18_083, http: 18_084, fastify: 18_085 }
+  const base = { HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATABASE_URL: '', REDIS_URL: '', METRICS_PORT: '', ...UNREACHED_LIMITS }
+  const embeddedEnv = { ...base, DATA_DIR: join(dir, 'embedded') }
+  const running: Server[] = []
+  let dropDatabase: (() => Promise<void>) | undefined
   try {
-    // The first start seeds the fresh data folder; later starts measure start-up to ready on it.
-    const ready = answers(`http://127.0.0.1:${port}/readyz`)
-    const seeding = await spawnUntil(process.execPath, [projectPath('dist', 'src', 'server.js')], { ...serverEnv, PORT: String(port) }, ready)
-    const url = `http://127.0.0.1:${port}`
-    const books = (await (await fetch(`${url}/api/v1/books`)).json()) as { data: Array<{ slug: string; verse_counts: number[] }> }
-    seeding.process.kill('SIGTERM')
-    await new Promise((r) => seeding.process.once('exit', r))
-    // A real key on the scale tier, created with the operator CLI, as an operator would.
-    const key =
-      execFileSync(process.execPath, [projectPath('dist', 'src', 'cli', 'main.js'), 'keys', 'create', '--name', 'bench', '--tier', 'scale'], {
-        env: { ...process.env, ...serverEnv, QUOTA_SCALE: '100000000', ...UNREACHED_RATE_LIMITS },
-        encoding: 'utf8',
-      }).split('\n')[0] ?? ''
-
-    // A spread of verses and styles, so the benchmark is not one cached entry.
-    const paths: string[] = []
-    // The same verses' public pages (no key needed; never counted).
-    const pagePaths: string[] = []
-    const styles = ['faithful', 'casual', 'all']
-    for (let n = 0; paths.length < 2_000; n++) {
-      const book = books.data[(n * 7) % books.data.length]
-      if (book === undefined) continue
-      const chapter = (n % book.verse_counts.length) + 1
-      const verse = (n % (book.verse_counts[chapter - 1] ?? 1)) + 1
-      paths.push(`/api/v1/verse/${book.slug}-${chapter}-${verse}?style=${styles[n % 3]}`)
-      pagePaths.push(`/${book.slug}/${chapter}/${verse}`)
-    }
-    const env = { ...serverEnv, QUOTA_SCALE: '100000000', ...UNREACHED_RATE_LIMITS }
-    const sampleServer = await spawnUntil(process.execPath, [projectPath('dist', 'src', 'server.js')], { ...env, PORT: String(port) }, ready)
-    const bodyFile = join(dataDir, 'baseline.json')
-    writeFileSync(bodyFile, Buffer.from(await (await fetch(`${url}/api/v1/verse/john-3-16?style=all`, { headers: { 'x-api-key': key } })).arrayBuffer()))
-    sampleServer.process.kill('SIGTERM')
-    await new Promise((r) => sampleServer.process.once('exit', r))
-
-    const baseline = await spawnUntil(
-      process.execPath,
-      [projectPath('dist', 'scripts', 'bench-baseline.js'), String(basePort), bodyFile],
-      {},
-      answers(`http://127.0.0.1:${basePort}/`),
+    console.log(
+      `Plainverse benchmark: ${cpus().length} cores, load average ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')} at the start`,
     )
-    const baseUrl = `http://127.0.0.1:${basePort}`
-    try {
-      const embedded = await measure('verse, embedded', env, port, baseUrl, baseline.process.pid, key, paths)
-      const redisUrl = process.env.REDIS_URL
-      const redis =
-        redisUrl !== undefined && redisUrl !== ''
-          ? await measure('verse, Redis', { ...env, REDIS_URL: redisUrl }, port, baseUrl, baseline.process.pid, key, paths)
-          : undefined
-      const pages = await measure('verse page, embedded', env, port, baseUrl, baseline.process.pid, key, pagePaths)
-      const search = await measureSearch(env, port, key)
-      const ratio = embedded.server.reqPerSec / embedded.bare.reqPerSec
+    console.log('  embedded: first start on an empty DATA_DIR, a key through the CLI, a later start ...')
+    const prepared = await prepareMode(embeddedEnv, ports.server)
+    const embedded: ModeFigures = { ...prepared.figures, ...(await laterStart(embeddedEnv, ports.server, prepared.key)) }
+    const { key, sample } = prepared
+
+    const redisUrl = process.env.REDIS_URL ?? ''
+    const redisEnv = { ...base, REDIS_URL: redisUrl, DATA_DIR: join(dir, 'redis') }
+    if (redisUrl !== '') cpSync(embeddedEnv.DATA_DIR, redisEnv.DATA_DIR, { recursive: true })
+
+    let postgres: { figures: ModeFigures; key: string; env: NodeJS.ProcessEnv } | undefined
+    const databaseUrl = process.env.DATABASE_URL ?? ''
+    if (databaseUrl !== '') {
+      console.log('  PostgreSQL: a scratch database, first start, a key through the CLI, a later start ...')
+      const scratch = await scratchDatabase(databaseUrl)
+      dropDatabase = scratch.drop
+      const env = { ...base, DATABASE_URL: scratch.url, DATA_DIR: join(dir, 'postgres') }
+      const pgPrepared = await prepareMode(env, ports.postgres)
+      postgres = { figures: { ...pgPrepared.figures, ...(await laterStart(env, ports.postgres, pgPrepared.key)) }, key: pgPrepared.key, env }
+    }
+
+    const bodyFile = join(dir, 'verse.json')
+    writeFileSync(bodyFile, sample.body)
+    const http = await start(projectPath('dist', 'scripts', 'bench-baseline.js'), ['http', String(ports.http), bodyFile], {}, ports.http, '/')
+    running.push(http)
+    const fastify = await start(projectPath('dist', 'scripts', 'bench-baseline.js'), ['fastify', String(ports.fastify), bodyFile], {}, ports.fastify, '/')
+    running.push(fastify)
+
+    // The server under load: a later start, loaded at once (the first seconds show whether it is warm).
+    const server = await startServer(embeddedEnv, ports.server)
+    running.push(server)
+    const verses = sample.verses.map((v, n): BenchRequest => ({
+      method: 'GET',
+      path: `/api/v1/verse/${v.slug}?style=${STYLES[n % 3]}`,
+      headers: { 'x-api-key': key },
+    }))
+    const coldScript = join(dir, 'cold.lua')
+    writeWrkScript(coldScript, verses)
+    const cold = await runWrk(wrk, server.url, coldScript, { connections: CONNECTIONS, threads: THREADS, seconds: 2 })
+
+    const plainRequests = sample.verses.map((v): BenchRequest => ({ method: 'GET', path: `/api/v1/verse/${v.slug}` }))
+    const bare = target(dir, 'bare node:http', http, plainRequests)
+    const targets: Target[] = [bare, target(dir, 'bare Fastify route', fastify, plainRequests), ...serverTargets(dir, 'embedded', server, key, sample, true)]
+    if (redisUrl !== '') {
+      const redis = await startServer(redisEnv, ports.redis)
+      running.push(redis)
+      targets.push(...serverTargets(dir, 'Redis', redis, key, sample, false))
+    }
+    let pgServer: Server | undefined
+    if (postgres !== undefined) {
+      pgServer = await startServer(postgres.env, ports.postgres)
+      running.push(pgServer)
+      targets.push(...serverTargets(dir, 'PostgreSQL', pgServer, postgres.key, sample, true))
+    }
+
+    for (const t of targets) await check(t)
+    console.log(`  warm-up: ${WARMUP_S} s per target; then ${ROUNDS} rounds of ${DURATION_S} s per target ...`)
+    for (const t of targets) await runWrk(wrk, t.server.url, t.script, { connections: CONNECTIONS, threads: THREADS, seconds: WARMUP_S })
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const t of targets) t.results.push(await runWrk(wrk, t.server.url, t.script, { connections: CONNECTIONS, threads: THREADS, seconds: DURATION_S }))
+    }
+
+    console.log(
+      `\nwrk ${CONNECTIONS} connections, ${THREADS} threads, ${ROUNDS} alternating rounds of ${DURATION_S} s per target (after ${WARMUP_S} s of warm-up each); ` +
+        'each server in its own process; real scale-tier key, authentication, rate limits and metering on; LOG_LEVEL=warn.',
+    )
+    console.log('  ">=400" counts answers with a status of 400 or more and socket errors (the 304 target expects 304).')
+    printTable(targets, bare)
+
+    const verse = targets.find((t) => t.label === 'verse, embedded')
+    if (verse !== undefined) {
+      const ratio = mean(verse.results.map((r) => r.requestsPerSec)) / mean(bare.results.map((r) => r.requestsPerSec))
+      const p99 = Math.max(...verse.results.map((r) => r.p99Ms))
+      const errors = verse.results.reduce((sum, r) => sum + r.errorStatus + r.socketErrors, 0)
       console.log(
-        `\nPlainverse benchmark: ${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${DURATION_S} s per target, autocannon, LOG_LEVEL=warn, real API key, auth and metering on`,
-      )
-      console.log(line(embedded.server, ratio))
-      console.log(line(embedded.bare))
-      if (redis !== undefined) {
-        console.log(line(redis.server, redis.server.reqPerSec / redis.bare.reqPerSec))
-        console.log(line({ ...redis.bare, label: 'bare (Redis run)' }))
-      }
-      console.log(line(pages.server, pages.server.reqPerSec / pages.bare.reqPerSec))
-      console.log(line({ ...pages.bare, label: 'bare (page run)' }))
-      console.log(`  ratio (embedded)   ${ratio.toFixed(2)} (target >= ${TARGET_RATIO}: ${ratio >= TARGET_RATIO ? 'met' : 'NOT met'})`)
-      console.log(`  start-up to ready  ${embedded.startupMs.toFixed(0)} ms (embedded PGlite, 31,102 verses loaded; target < 2000 ms)`)
-      console.log(
-        `  search p50 ${search.p50.toFixed(1)} ms, p99 ${search.p99.toFixed(1)} ms (target p99 < ${SEARCH_TARGET_P99_MS} ms: ${search.p99 < SEARCH_TARGET_P99_MS ? 'met' : 'NOT met'}; ${search.samples} requests, 200 queries x ${SEARCH_ROUNDS}, one at a time, non-200 ${search.errors})`,
+        `\n  verse lookup, embedded: ratio ${ratio.toFixed(2)} (target >= ${TARGETS.ratio}: ${verdict(ratio >= TARGETS.ratio)}), ` +
+          `p99 ${p99.toFixed(2)} ms (target < ${TARGETS.p99Ms}: ${verdict(p99 < TARGETS.p99Ms)}), >=400 ${errors} (target 0: ${verdict(errors === 0)})`,
       )
       console.log(
-        `  search index       first search answered ${search.firstSearchMs.toFixed(0)} ms after ready (the index is built in the background after listen)`,
+        `  first 2 s after a later start: ${cold.requestsPerSec.toFixed(0)} req/s, p99 ${cold.p99Ms.toFixed(2)} ms ` +
+          `(${(cold.requestsPerSec / mean(verse.results.map((r) => r.requestsPerSec))).toFixed(2)} of the rounds' mean)`,
       )
-    } finally {
-      baseline.process.kill('SIGTERM')
+    }
+    printMode('embedded (PGlite in DATA_DIR)', embedded, memory(server).peak, { idle: TARGETS.idleMiB, peak: TARGETS.peakMiB })
+    if (postgres !== undefined && pgServer !== undefined) {
+      printMode('PostgreSQL (DATABASE_URL, scratch database)', postgres.figures, memory(pgServer).peak, { idle: TARGETS.pgIdleMiB, peak: TARGETS.pgPeakMiB })
     }
   } finally {
-    rmSync(dataDir, { recursive: true, force: true })
+    for (const server of running) await stop(server)
+    await dropDatabase?.()
+    rmSync(dir, { recursive: true, force: true })
   }
 }
 

@@ -1,6 +1,7 @@
 /** SQL for stored verse content. */
 import { sql, type Kysely, type RawBuilder } from 'kysely'
 import type { Database } from '../../db/schema.js'
+import { verseIdSlices } from '../verses/verse.store.js'
 import { SHIPPED_PROMPT_PREFIX, type ContentMethod, type Style, type StoredContent, type StyleContent } from './content.store.js'
 
 /** Rows per INSERT: well under PostgreSQL's 65,535 parameters. */
@@ -20,38 +21,46 @@ export class ContentRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   /**
-   * Every stored row, for the in-memory store. Fetched as one string (fields separated by
-   * ASCII unit separators, rows by record separators, NULL as a NAK character): decoding tens
-   * of thousands of rows one by one would dominate start-up.
+   * Every stored row, for the in-memory store. Fetched a few books at a time, each slice as one
+   * string (fields separated by ASCII unit separators, rows by record separators, NULL as a
+   * NAK character): decoding tens of thousands of rows one by one would dominate start-up,
+   * and one string for the whole table would make the embedded database grow its memory
+   * (which it never gives back) by several times the table's size.
    */
   async listAll(): Promise<StyleContent[]> {
     const field = (name: string) => sql`coalesce(${sql.ref(name)}, chr(21))`
-    const row = await this.db
-      .selectFrom('verse_content')
-      .select(
-        sql<
-          string | null
-        >`string_agg(concat_ws(chr(31), verse_id, style, method, ${field('model')}, prompt_version, ${field('simplified_text')}, ${field('bottom_line')}, ${field('historical_context')}, ${field('practical_reflection')}), chr(30) order by verse_id, style, method)`.as(
-          'packed',
-        ),
-      )
-      .executeTakeFirstOrThrow()
-    if (row.packed === null) return []
     const value = (text: string | undefined): string | null => (text === undefined || text === '\u0015' ? null : text)
-    return row.packed.split('\u001e').map((record) => {
-      const [verseId, style, method, model, promptVersion, simplifiedText, bottomLine, historicalContext, practicalReflection] = record.split('\u001f')
-      return {
-        verseId: Number(verseId),
-        style: style as Style,
-        method: method as ContentMethod,
-        model: value(model),
-        promptVersion: promptVersion ?? '',
-        simplifiedText: value(simplifiedText),
-        bottomLine: value(bottomLine),
-        historicalContext: value(historicalContext),
-        practicalReflection: value(practicalReflection),
+    const rows: StyleContent[] = []
+    for (const [from, to] of verseIdSlices()) {
+      const row = await this.db
+        .selectFrom('verse_content')
+        .select(
+          sql<
+            string | null
+          >`string_agg(concat_ws(chr(31), verse_id, style, method, ${field('model')}, prompt_version, ${field('simplified_text')}, ${field('bottom_line')}, ${field('historical_context')}, ${field('practical_reflection')}), chr(30) order by verse_id, style, method)`.as(
+            'packed',
+          ),
+        )
+        .where('verse_id', '>=', from)
+        .where('verse_id', '<', to)
+        .executeTakeFirstOrThrow()
+      if (row.packed === null) continue
+      for (const record of row.packed.split('\u001e')) {
+        const [verseId, style, method, model, promptVersion, simplifiedText, bottomLine, historicalContext, practicalReflection] = record.split('\u001f')
+        rows.push({
+          verseId: Number(verseId),
+          style: style as Style,
+          method: method as ContentMethod,
+          model: value(model),
+          promptVersion: promptVersion ?? '',
+          simplifiedText: value(simplifiedText),
+          bottomLine: value(bottomLine),
+          historicalContext: value(historicalContext),
+          practicalReflection: value(practicalReflection),
+        })
       }
-    })
+    }
+    return rows
   }
 
   /** Rows of one method (and optionally one style), in canonical order, for export. */

@@ -22,25 +22,26 @@ export function ifNoneMatchMatches(header: string | undefined, etag: string): bo
 
 /** A serialized representation with its tag, ready to send or to answer 304 for. */
 export interface Representation {
-  readonly body: string
+  /** Cached representations hold their UTF-8 bytes: sent as they are, never encoded again. */
+  readonly body: string | Buffer
   readonly etag: string
 }
 
 /**
  * A bounded cache of serialized representations, oldest first out, so that the hot path
- * serializes and hashes each (verse, style) once. A hit costs one Map lookup; the capacity is
- * chosen to hold every entry, so the eviction order hardly matters.
+ * serializes, encodes and hashes each (verse, style) once while it stays cached. A hit costs
+ * one Map lookup.
  */
-export class RepresentationCache {
-  private readonly entries = new Map<string, Representation>()
+export class RepresentationCache<K = string> {
+  private readonly entries = new Map<K, Representation>()
 
   constructor(private readonly capacity: number) {}
 
   /** The cached representation for `key`, building (and caching) it on a miss. */
-  get(key: string, build: () => string): Representation {
+  get(key: K, build: () => string): Representation {
     const hit = this.entries.get(key)
     if (hit !== undefined) return hit
-    const body = build()
+    const body = Buffer.from(build())
     const entry = { body, etag: etagOf(body) }
     this.entries.set(key, entry)
     if (this.entries.size > this.capacity) {

@@ -92,6 +92,15 @@ function createPool(location: Extract<DatabaseLocation, { kind: 'postgres' }>): 
   return pool
 }
 
+/**
+ * The embedded database's memory settings. PGlite runs PostgreSQL in this process's
+ * WebAssembly memory, which grows to the largest demand and is never given back: PostgreSQL's
+ * defaults (128 MB of shared buffers, 64 MB for maintenance) would make the process that much
+ * bigger for good. The hot path reads memory, not the database; what the database still does
+ * (start-up reads, the usage ledger, keys) fits these with room to spare.
+ */
+const PGLITE_CONF = ['shared_buffers = 16MB', 'work_mem = 2MB', 'maintenance_work_mem = 16MB', 'temp_buffers = 1MB', 'wal_buffers = 1MB'].join('\n')
+
 /** How long /readyz waits for the database before it says "not ready". */
 const PING_TIMEOUT_MS = 2_000
 
@@ -108,7 +117,7 @@ export async function openDatabase(location: DatabaseLocation): Promise<Database
     db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
   } else {
     if (location.dir !== undefined) mkdirSync(location.dir, { recursive: true })
-    const pglite = await PGlite.create(location.dir === undefined ? undefined : location.dir)
+    const pglite = await PGlite.create({ ...(location.dir === undefined ? {} : { dataDir: location.dir }), postgresqlconf: PGLITE_CONF })
     db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) })
   }
   return {

@@ -61,6 +61,11 @@ export interface QuotaCounter {
    */
   consume(keyId: string, period: string, limit: number, opId?: string): Promise<ConsumeResult>
   /**
+   * `consume` answered at once, for a backend that holds its counts in this process; absent
+   * where an answer needs a round trip (Redis). Throws what `consume` rejects with.
+   */
+  consumeNow?(keyId: string, period: string, limit: number): ConsumeResult
+  /**
    * Undoes the consume named `opId` if it counted (one whose reply was lost); true when it had
    * counted and was refunded, false when it never counted.
    */
@@ -73,6 +78,8 @@ export interface QuotaCounter {
   initialise(keyId: string, period: string, value: number, expiresAt: number): Promise<number>
   /** The current count, or undefined if uninitialised. */
   peek(keyId: string, period: string): Promise<number | undefined>
+  /** `peek` answered at once, where the backend can (see `consumeNow`). */
+  peekNow?(keyId: string, period: string): number | undefined
   /**
    * Removes one previously consumed unit (never below 0) — used when a counted request fails
    * after consuming. An uninitialised counter stays uninitialised.

@@ -41,6 +41,11 @@ export class MemoryQuotaCounter implements QuotaCounter {
 
   /** Atomically adds one if the count is below `limit` (an in-process call always has an outcome: `opId` is not needed). */
   async consume(keyId: string, period: string, limit: number, _opId?: string): Promise<ConsumeResult> {
+    return this.consumeNow(keyId, period, limit)
+  }
+
+  /** `consume` without a promise: the hot path of the embedded default. */
+  consumeNow(keyId: string, period: string, limit: number): ConsumeResult {
     assertCounterArgs({ keyId, period, limit })
     const entry = this.#live(keyId, period)
     if (entry === undefined) return { status: 'uninitialised' }
@@ -62,6 +67,11 @@ export class MemoryQuotaCounter implements QuotaCounter {
 
   /** The current count, or undefined if uninitialised. */
   async peek(keyId: string, period: string): Promise<number | undefined> {
+    return this.peekNow(keyId, period)
+  }
+
+  /** `peek` without a promise. */
+  peekNow(keyId: string, period: string): number | undefined {
     assertCounterArgs({ keyId, period })
     return this.#live(keyId, period)?.count
   }

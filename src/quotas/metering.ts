@@ -31,8 +31,18 @@ export interface Metering {
   readonly quotaHeaders: OnSend
   /** Counts one query for the request's key, or throws the 429; writes the headers. */
   charge(request: FastifyRequest, reply: FastifyReply, endpoint: CountedEndpoint, style: string): Promise<void>
-  /** For an answer that does not count (404, 304): throws the 429 if the quota is used up, else writes the headers. */
-  admitUncounted(request: FastifyRequest, reply: FastifyReply): Promise<void>
+  /**
+   * `charge` for a route that answers from memory (the verse lookup): calls `send` once the
+   * query is counted and journalled, or sends the error (429, the journal's failure) itself.
+   * With the in-process counter this costs no promise: the counted responses of one turn of
+   * the event loop are sent together right after their journal lines are written.
+   */
+  chargeThen(request: FastifyRequest, reply: FastifyReply, endpoint: CountedEndpoint, style: string, send: () => void): void
+  /**
+   * For an answer that does not count (404, 304): throws the 429 if the quota is used up, else
+   * writes the headers. Like `charge`, a promise only when the counter must be asked.
+   */
+  admitUncounted(request: FastifyRequest, reply: FastifyReply): Promise<void> | undefined
   /**
    * Counts one query without answering yet (an MCP tool call inside the SDK's handler), with
    * who and what it served; `settle` turns the outcome into the response.
@@ -77,13 +87,34 @@ export function createMetering(auth: ApiKeyAuth, quotas: QuotaService): Metering
         () => done(null, payload),
       )
     },
-    async charge(request, reply, endpoint, style) {
-      settle(reply, await quotas.consume(requireApiKey(request), endpoint, style))
+    charge(request, reply, endpoint, style) {
+      return quotas.consume(requireApiKey(request), endpoint, style).then((outcome) => settle(reply, outcome))
     },
-    async admitUncounted(request, reply) {
-      const state = await quotas.state(requireApiKey(request))
-      if (state.remaining === 0) throw quotaExceeded(state)
-      reply.headers(rateLimitHeaders(state))
+    chargeThen(request, reply, endpoint, style, send) {
+      const key = requireApiKey(request)
+      let outcome: ConsumeOutcome | undefined
+      try {
+        outcome = quotas.consumeThen(key, endpoint, style, (error) => {
+          if (error === undefined) send()
+          else void reply.send(error)
+        })
+        if (outcome !== undefined) settle(reply, outcome)
+      } catch (error) {
+        void reply.send(error)
+        return
+      }
+      if (outcome === undefined) this.charge(request, reply, endpoint, style).then(send, (error: unknown) => reply.send(error))
+    },
+    admitUncounted(request, reply) {
+      const key = requireApiKey(request)
+      const admit = (state: QuotaState): void => {
+        if (state.remaining === 0) throw quotaExceeded(state)
+        reply.headers(rateLimitHeaders(state))
+      }
+      const state = quotas.stateNow(key)
+      if (state === undefined) return quotas.state(key).then(admit)
+      admit(state)
+      return undefined
     },
     consume: (key, endpoint, style, attribution) => quotas.consume(key, endpoint, style, attribution),
     settle,

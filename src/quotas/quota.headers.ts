@@ -6,11 +6,35 @@ import type { QuotaState } from './quota.service.js'
  * quota state.
  */
 export function rateLimitHeaders(state: QuotaState): Record<string, string> {
+  const fixed = fixedFields(state)
   return {
-    'ratelimit-policy': `"monthly";q=${state.limit};w=${state.period.secondsInPeriod}`,
+    'ratelimit-policy': fixed.policy,
     ratelimit: `"monthly";r=${state.remaining};t=${state.resetSeconds}`,
-    'x-ratelimit-limit': String(state.limit),
+    'x-ratelimit-limit': fixed.limitText,
     'x-ratelimit-remaining': String(state.remaining),
-    'x-ratelimit-reset': String(Math.floor(state.period.end.getTime() / 1000)),
+    'x-ratelimit-reset': fixed.reset,
   }
+}
+
+/** The fields that change only with the limit or the month, kept from the last call (the hot path asks every time). */
+interface FixedFields {
+  readonly limit: number
+  readonly periodId: string
+  readonly policy: string
+  readonly reset: string
+  readonly limitText: string
+}
+let last: FixedFields | undefined
+
+function fixedFields(state: QuotaState): FixedFields {
+  if (last === undefined || last.limit !== state.limit || last.periodId !== state.period.id) {
+    last = {
+      limit: state.limit,
+      periodId: state.period.id,
+      policy: `"monthly";q=${state.limit};w=${state.period.secondsInPeriod}`,
+      reset: String(Math.floor(state.period.end.getTime() / 1000)),
+      limitText: String(state.limit),
+    }
+  }
+  return last
 }

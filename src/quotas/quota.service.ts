@@ -7,7 +7,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import { monthlyAllowance, type QuotaConfig } from '../config.js'
 import type { Clock } from '../infra/clock.js'
 import type { KeyRecord } from '../keys/keys.repository.js'
-import type { UsageAttribution } from '../usage/usage.journal.js'
+import type { Journalled, UsageAttribution } from '../usage/usage.journal.js'
 import { UsageNotSettledError, type CountedEndpoint, type UsageService } from '../usage/usage.service.js'
 import { monthPeriod, type MonthPeriod } from '../usage/period.js'
 import { CounterUnavailableError, type QuotaCounter } from './counter.js'
@@ -86,6 +86,47 @@ export class QuotaService {
     const period = this.periodAt(now)
     const used = (await this.counter.peek(key.id, period.id)) ?? (await this.rebuild(key, period))
     return this.describe(key, period, used, now)
+  }
+
+  /**
+   * The key's current quota without a promise, when the counter holds it in this process;
+   * undefined when it must be asked (Redis) or rebuilt (use `state`).
+   */
+  stateNow(key: KeyRecord): QuotaState | undefined {
+    if (this.counter.peekNow === undefined) return undefined
+    const now = this.clock.now()
+    const period = this.periodAt(now)
+    const used = this.counter.peekNow(key.id, period.id)
+    return used === undefined ? undefined : this.describe(key, period, used, now)
+  }
+
+  /**
+   * `consume` without a promise, when the counter answers in this process (the embedded
+   * default) and holds the key's count: the hot path. For an allowed query, `journalled` is
+   * called once it is durable (send the 200 then), or with the journal's error after the
+   * unit was given back. Undefined when the caller must use `consume` (Redis, or a counter
+   * to rebuild from the ledger first); then `journalled` is never called.
+   */
+  consumeThen(key: KeyRecord, endpoint: CountedEndpoint, style: string, journalled: Journalled): ConsumeOutcome | undefined {
+    if (this.counter.consumeNow === undefined) return undefined
+    const now = this.clock.now()
+    const period = this.periodAt(now)
+    const result = this.counter.consumeNow(key.id, period.id, monthlyAllowance(this.quotas, key.tier))
+    if (result.status === 'uninitialised') return undefined
+    if (result.status === 'exhausted') {
+      this.decisions.exhausted++
+      return { allowed: false, state: this.describe(key, period, result.count, now) }
+    }
+    this.decisions.consumed++
+    this.usage.recordThen(key.id, period.id, endpoint, style, (error) => {
+      if (error === undefined) return journalled()
+      // As in `decide`: not recorded means not served, and the count stays exact.
+      this.counter.refund(key.id, period.id).then(
+        () => journalled(error),
+        () => journalled(error),
+      )
+    })
+    return { allowed: true, state: this.describe(key, period, result.count, now) }
   }
 
   /**

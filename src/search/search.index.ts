@@ -123,13 +123,41 @@ export class SearchIndex {
   }
 }
 
+/**
+ * A growing list of 32-bit integers in one typed array: the word lists of a field run to
+ * millions of entries, which as a JS array would be copied (and left behind as garbage, held
+ * by the process long after the build) every time it grows.
+ */
+class IntList {
+  private items = new Int32Array(1 << 16)
+  length = 0
+
+  push(value: number): void {
+    if (this.length === this.items.length) {
+      const grown = new Int32Array(this.items.length * 2)
+      grown.set(this.items)
+      this.items = grown
+    }
+    this.items[this.length++] = value
+  }
+
+  /** A copy of exactly the values pushed. */
+  toInt32Array(): Int32Array {
+    return this.items.slice(0, this.length)
+  }
+}
+
 /** Accumulates one field. */
 class FieldBuilder {
   private readonly postingDocs: number[][] = []
   private readonly postingTfs: number[][] = []
   private readonly lengths: number[] = []
-  private readonly words: number[] = []
-  private readonly wordStart: number[] = [0]
+  private readonly words = new IntList()
+  private readonly wordStart = new IntList()
+
+  constructor() {
+    this.wordStart.push(0)
+  }
 
   /** Adds the next document's words as [surfaceId, stemId] pairs, flattened (empty: no such text). */
   add(doc: number, pairs: readonly number[]): void {
@@ -156,7 +184,8 @@ class FieldBuilder {
     const postings = Array.from(this.postingDocs, (docs, stemId): Postings | undefined =>
       docs === undefined ? undefined : { docs: Int32Array.from(docs), tfs: Uint16Array.from(this.postingTfs[stemId] ?? []) },
     )
-    return new FieldIndex(postings, norms, present.length, Int32Array.from(this.words), Uint32Array.from(this.wordStart))
+    const wordStart = this.wordStart.toInt32Array()
+    return new FieldIndex(postings, norms, present.length, this.words.toInt32Array(), new Uint32Array(wordStart.buffer, 0, wordStart.length))
   }
 }
 

@@ -78,14 +78,17 @@ async function seedContent(db: Kysely<Database>, contentDir: string, kjvHash: st
     .filter((n) => n.endsWith('.jsonl'))
     .sort()
   const digest = createHash('sha256').update(`${MODERNIZER_VERSION}\n${kjvHash}\n`)
-  const texts = names.map((name) => {
-    const text = readFileSync(join(contentDir, name), 'utf8')
-    digest.update(`${name}\n${text}\n`)
-    return { name, text }
-  })
+  // Hashed as bytes (the same digest as of the decoded text): every start checks the hash, and
+  // decoding tens of megabytes of JSON lines into strings is only worth it when they load.
+  for (const name of names)
+    digest
+      .update(`${name}\n`)
+      .update(readFileSync(join(contentDir, name)))
+      .update('\n')
   const hash = digest.digest('hex')
   const seeds = new SeedRepository(db)
   if ((await seeds.loadedHash('content')) === hash) return { status: 'unchanged', curated: 0, generated: 0, modernized: 0 }
+  const texts = names.map((name) => ({ name, text: readFileSync(join(contentDir, name), 'utf8') }))
   const verses = new VerseStore(await new VersesRepository(db).listAll())
   const service = new ContentService(new ContentRepository(db), verses)
   const shipped: StoredContent[] = []

@@ -1,6 +1,10 @@
 /**
  * The usage journal: an append-only file in DATA_DIR where every counted query is written,
- * synchronously, before its 200 is sent. A flusher adds journal entries to the database
+ * synchronously, before its 200 is sent. Lines appended in one turn of the event loop are
+ * written by one write(2) at its end (group commit), and the responses they hold are sent
+ * right after it in the same turn: the process never sits idle waiting for the disk (the
+ * write only reaches the kernel), no request pays for a system call of its own, and a
+ * response never leaves before its query is journalled. A flusher adds journal entries to the database
  * ledger in batches, recording the last sequence number it applied in the same transaction.
  * So a counted query survives SIGTERM and `kill -9` (the write reached the kernel before the
  * response left), and is never applied twice (entries at or below the applied sequence are
@@ -24,6 +28,9 @@ export interface UsageAttribution {
   /** Every verse the call served (book * 1,000,000 + chapter * 1,000 + verse), possibly none. */
   readonly verseIds: readonly number[]
 }
+
+/** Told once a query is journalled (no argument) or could not be (the write's error). */
+export type Journalled = (error?: Error) => void
 
 /** One counted query. */
 export interface UsageEntry {
@@ -52,6 +59,8 @@ export class UsageJournal {
   private bytes: number
   private batch: UsageEntry[] = []
   private waiters: Array<{ entry: UsageEntry; resolve: (entry: UsageEntry) => void; reject: (error: Error) => void }> = []
+  /** Callbacks of the hot path, called once the batch holding their queries is written. */
+  private callbacks: Journalled[] = []
   private scheduled = false
 
   /**
@@ -78,44 +87,65 @@ export class UsageJournal {
   }
 
   /**
-   * Appends one counted query; resolves once the write has reached the kernel. Lines appended
-   * during one turn of the event loop are written together by one system call (the callers
-   * wait for it before answering), which keeps the hot path to a fraction of a syscall each.
+   * Appends one counted query; resolves once the write has reached the kernel (for callers
+   * that await, e.g. an MCP tool call; the hot path uses `appendThen`).
    */
   append(keyId: string, period: string, endpoint: string, style: string, attribution?: UsageAttribution): Promise<UsageEntry> {
-    const entry: UsageEntry = {
-      seq: ++this.seq,
-      keyId,
-      period,
-      endpoint,
-      style,
-      ...(attribution === undefined ? {} : { attribution: journalSafe(attribution) }),
-    }
+    const entry = this.enqueue(keyId, period, endpoint, style, attribution)
+    return new Promise((resolve, reject) => this.waiters.push({ entry, resolve, reject }))
+  }
+
+  /**
+   * Appends one counted query and calls `journalled` once its line has reached the kernel, at
+   * the end of this turn of the event loop with every other line appended in it: the hot
+   * path's form of `append`, without a promise per query.
+   */
+  appendThen(keyId: string, period: string, endpoint: string, style: string, journalled: Journalled): void {
+    this.enqueue(keyId, period, endpoint, style, undefined)
+    this.callbacks.push(journalled)
+  }
+
+  /** Resolves once every line appended so far has been written (or failed to be). */
+  written(): Promise<void> {
+    const last = this.batch[this.batch.length - 1]
+    if (last === undefined) return Promise.resolve()
+    return new Promise((resolve) => this.waiters.push({ entry: last, resolve: () => resolve(), reject: () => resolve() }))
+  }
+
+  private enqueue(keyId: string, period: string, endpoint: string, style: string, attribution: UsageAttribution | undefined): UsageEntry {
+    const entry: UsageEntry =
+      attribution === undefined
+        ? { seq: ++this.seq, keyId, period, endpoint, style }
+        : { seq: ++this.seq, keyId, period, endpoint, style, attribution: journalSafe(attribution) }
     this.batch.push(entry)
     if (!this.scheduled) {
       this.scheduled = true
       setImmediate(() => this.writeBatch())
     }
-    return new Promise((resolve, reject) => this.waiters.push({ entry, resolve, reject }))
+    return entry
   }
 
   private writeBatch(): void {
     this.scheduled = false
-    const batch = this.batch
-    const waiters = this.waiters
+    const { batch, waiters, callbacks } = this
     this.batch = []
     this.waiters = []
+    this.callbacks = []
     if (batch.length === 0) return
     try {
       const text = batch.map(line).join('')
       writeSync(this.fd, text)
       this.bytes += text.length
       // Only written entries become pending: the ledger never holds a query that was not journalled.
-      this.pending.push(...batch)
-      for (const waiter of waiters) waiter.resolve(waiter.entry)
+      for (const entry of batch) this.pending.push(entry)
     } catch (error) {
-      for (const waiter of waiters) waiter.reject(error instanceof Error ? error : new Error(String(error)))
+      const failure = error instanceof Error ? error : new Error(String(error))
+      for (const waiter of waiters) waiter.reject(failure)
+      for (const journalled of callbacks) journalled(failure)
+      return
     }
+    for (const waiter of waiters) waiter.resolve(waiter.entry)
+    for (const journalled of callbacks) journalled()
   }
 
   /** Entries not yet marked applied, oldest first. */

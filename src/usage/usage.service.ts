@@ -4,7 +4,7 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { FastifyBaseLogger } from 'fastify'
 import { systemClock, type Clock } from '../infra/clock.js'
-import type { UsageAttribution, UsageJournal } from './usage.journal.js'
+import type { Journalled, UsageAttribution, UsageJournal } from './usage.journal.js'
 import type { ClientIncrement, DailyIncrement, LedgerIncrement, LedgerRow, UsageRepository, VerseIncrement } from './usage.repository.js'
 
 /** Endpoints whose successful responses are counted. */
@@ -77,6 +77,14 @@ export class UsageService {
    */
   async record(keyId: string, period: string, endpoint: CountedEndpoint, style: string, attribution?: UsageAttribution): Promise<void> {
     await this.journal.append(keyId, period, endpoint, style, attribution)
+  }
+
+  /**
+   * Records one counted query and calls `journalled` once it is durable (journal), or with
+   * the error that kept it from being: the hot path's `record`, without a promise.
+   */
+  recordThen(keyId: string, period: string, endpoint: CountedEndpoint, style: string, journalled: Journalled): void {
+    this.journal.appendThen(keyId, period, endpoint, style, journalled)
   }
 
   /**
@@ -286,6 +294,8 @@ export class UsageService {
    * acknowledgement was lost (a connection dropped after COMMIT) must not count twice.
    */
   private async resync(): Promise<void> {
+    // Lines appended in this turn of the event loop are written at its end: a report must see them.
+    await this.journal.written()
     if (this.journal.pendingEntries().length > 0) this.journal.markApplied(await this.repository.appliedSeq(this.journal.journalId))
   }
 

@@ -26,6 +26,19 @@ export function verseId(book: number, chapter: number, verse: number): number {
   return book * 1_000_000 + chapter * 1_000 + verse
 }
 
+/** Books per slice of `verseIdSlices`. */
+const BOOKS_PER_SLICE = 3
+
+/**
+ * Verse-id ranges [from, to) of a few books each, covering every book: how the whole text is
+ * read from the database in slices (see ContentRepository.listAll).
+ */
+export function verseIdSlices(): Array<readonly [number, number]> {
+  const slices: Array<readonly [number, number]> = []
+  for (let book = 1; book <= BOOKS.length; book += BOOKS_PER_SLICE) slices.push([verseId(book, 0, 0), verseId(book + BOOKS_PER_SLICE, 0, 0)])
+  return slices
+}
+
 /** Immutable in-memory index of the verses. */
 export class VerseStore {
   private readonly byId: ReadonlyMap<number, VerseRecord>

@@ -1,7 +1,7 @@
 /** SQL for the verses table. */
 import { sql, type Kysely } from 'kysely'
 import type { Database } from '../../db/schema.js'
-import type { StructuredVerse, VerseRecord } from './verse.store.js'
+import { verseIdSlices, type StructuredVerse, type VerseRecord } from './verse.store.js'
 
 /** Rows per INSERT: large enough to be quick, small enough for PostgreSQL's 65,535 parameters. */
 const BATCH = 1_000
@@ -16,22 +16,29 @@ export class VersesRepository {
    * decoding 31,102 rows one by one is otherwise most of start-up.
    */
   async listAll(): Promise<VerseRecord[]> {
-    const row = await this.db
-      .selectFrom('verses')
-      .select(sql<string | null>`string_agg(id::text || chr(31) || text, chr(30) order by id)`.as('packed'))
-      .executeTakeFirstOrThrow()
-    if (row.packed === null) return []
-    return row.packed.split('\u001e').map((record) => {
-      const separator = record.indexOf('\u001f')
-      const id = Number(record.slice(0, separator))
-      return {
-        id,
-        book: Math.floor(id / 1_000_000),
-        chapter: Math.floor(id / 1_000) % 1_000,
-        verse: id % 1_000,
-        text: record.slice(separator + 1),
+    const verses: VerseRecord[] = []
+    // A few books per query: see ContentRepository.listAll.
+    for (const [from, to] of verseIdSlices()) {
+      const row = await this.db
+        .selectFrom('verses')
+        .select(sql<string | null>`string_agg(id::text || chr(31) || text, chr(30) order by id)`.as('packed'))
+        .where('id', '>=', from)
+        .where('id', '<', to)
+        .executeTakeFirstOrThrow()
+      if (row.packed === null) continue
+      for (const record of row.packed.split('\u001e')) {
+        const separator = record.indexOf('\u001f')
+        const id = Number(record.slice(0, separator))
+        verses.push({
+          id,
+          book: Math.floor(id / 1_000_000),
+          chapter: Math.floor(id / 1_000) % 1_000,
+          verse: id % 1_000,
+          text: record.slice(separator + 1),
+        })
       }
-    })
+    }
+    return verses
   }
 
   /** Number of stored verses. */
