@@ -2977,7 +2977,8 @@ export interface operations {
             /** @description The JSON-RPC response. */
             200: {
                 headers: {
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    /** @description The request's `Origin`, echoed when it is allowed (the origin of PUBLIC_BASE_URL or one in MCP_ALLOWED_ORIGINS), as the MCP endpoint protects against DNS rebinding. */
+                    "Access-Control-Allow-Origin"?: string;
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
