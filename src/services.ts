@@ -122,7 +122,7 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
       narratives,
       search,
       site: { baseUrl: config.publicBaseUrl, name: config.attributionSource, license: config.attributionLicense },
-      quotas: config.quotas.monthly,
+      tiers: { monthly: config.quotas.monthly, perSecond: config.rateLimits.perKey },
     }),
     sitemaps: new Sitemaps({ baseUrl: config.publicBaseUrl, store: deps.stores.verses, narratives, lastModified: clock.now() }),
     keyVerifier,

@@ -7,6 +7,7 @@ import type { components } from '../../generated/api-types.js'
 import { TIERS, type Tier } from '../config.js'
 import { html, type SafeHtml } from '../web/html.js'
 import { renderPage, type SiteSettings } from '../web/layout.js'
+import { tiersTable } from '../web/tiers-table.js'
 import { countsTable, dailyChart } from './dashboard.charts.js'
 
 type KeySummary = components['schemas']['KeySummary']
@@ -127,28 +128,7 @@ export function problemPage(settings: DashboardSettings, title: string, message:
 function tiersSection(settings: DashboardSettings): SafeHtml {
   return html`<section aria-labelledby="tiers">
     <h2 id="tiers">Tiers and limits</h2>
-    <table>
-      <caption class="visually-hidden">
-        Tiers and their limits
-      </caption>
-      <thead>
-        <tr>
-          <th scope="col">Tier</th>
-          <th scope="col">Queries a month</th>
-          <th scope="col">Requests a second</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${TIERS.map(
-          (tier) =>
-            html`<tr>
-              <td>${tier}</td>
-              <td>${settings.monthly[tier].toLocaleString('en-US')}</td>
-              <td>${settings.perSecond[tier] === 0 ? 'unlimited' : settings.perSecond[tier]}</td>
-            </tr>`,
-        )}
-      </tbody>
-    </table>
+    ${tiersTable(settings)}
     <p>
       New keys are on the free tier. To move a key to a higher tier, write to
       <a href="mailto:${settings.contactEmail}">${settings.contactEmail}</a> with the key's prefix (never the whole key) and what you are building.

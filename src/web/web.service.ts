@@ -3,7 +3,6 @@
  * the canonical form of each path (other names and casings redirect to it), the view each
  * page is rendered from, and a bounded cache of rendered pages with their entity tags.
  */
-import type { Tier } from '../config.js'
 import { RepresentationCache, type Representation } from '../http/etag.js'
 import type { NarrativesService } from '../narratives/narratives.service.js'
 import type { SearchService } from '../search/search.service.js'
@@ -18,6 +17,7 @@ import { homePage } from './pages/home.page.js'
 import { GOSPELS, narrativePage, narrativesPage, type Gospel } from './pages/narratives.pages.js'
 import { notFoundPage, problemPage } from './pages/problem.page.js'
 import { searchPage } from './pages/search.page.js'
+import type { TierLimits } from './tiers-table.js'
 import { versePage, type PageLink } from './pages/verse.page.js'
 
 /** What a page request comes to. */
@@ -31,7 +31,8 @@ export interface WebServiceDeps {
   readonly narratives: NarrativesService
   readonly search: SearchService
   readonly site: SiteSettings
-  readonly quotas: Readonly<Record<Tier, number>>
+  /** The tiers as configured, for the home page. */
+  readonly tiers: TierLimits
 }
 
 /**
@@ -230,7 +231,7 @@ export class WebService {
     return this.#cached('/', () => {
       const example = this.deps.verses.find(EXAMPLE_VERSE)
       if (example === undefined) throw new Error(`${EXAMPLE_VERSE} is missing from the store`)
-      return homePage(this.deps.verses.toResource(example, 'faithful'), this.deps.quotas, this.deps.site.name, this.deps.site.baseUrl)
+      return homePage(this.deps.verses.toResource(example, 'faithful'), this.deps.tiers, this.deps.site.name, this.deps.site.baseUrl)
     })
   }
 

@@ -151,6 +151,19 @@ t.test('hostile text is escaped: from the query string and from the database', a
   t.notMatch(narratives.body, '<b>')
 })
 
+t.test('the home page shows the tiers as configured: queries a month and requests a second', async (t) => {
+  const app = await buildTestApp(t, {
+    env: { QUOTA_FREE: '1234', QUOTA_SCALE: '7000000', RATE_LIMIT_FREE: '10', RATE_LIMIT_DEVELOPER: '2500', RATE_LIMIT_SCALE: '0' },
+  })
+  const home = await page(t, app, '/')
+  const rows = [...home.body.matchAll(/<tr>\s*<td>(\w+)<\/td>\s*<td>([^<]*)<\/td>\s*<td>([^<]*)<\/td>\s*<\/tr>/g)].map((m) => m.slice(1))
+  t.same(rows, [
+    ['free', '1,234', '10'],
+    ['developer', '50,000', '2,500'],
+    ['scale', '7,000,000', 'unlimited'],
+  ])
+})
+
 t.test('pages are cacheable: ETag, 304, Cache-Control; security headers with a strict policy', async (t) => {
   const app = await buildTestApp(t)
   for (const url of ['/john/3/16', '/john/3', '/john', '/narratives/john-jesus-feeds-five-thousand', '/', '/assets/site.css', '/sitemap.xml']) {

@@ -1,11 +1,11 @@
 /** `/`: what the service is, a live example verse, the tiers as configured, and where to go next. */
-import type { Tier } from '../../config.js'
 import type { VerseResource } from '../../verses/verses.service.js'
 import { html, type SafeHtml } from '../html.js'
 import type { PageMeta } from '../layout.js'
+import { tiersTable, type TierLimits } from '../tiers-table.js'
 
 /** The home page's metadata and body. */
-export function homePage(example: VerseResource, quotas: Readonly<Record<Tier, number>>, name: string, baseUrl: string): { meta: PageMeta; body: SafeHtml } {
+export function homePage(example: VerseResource, tiers: TierLimits, name: string, baseUrl: string): { meta: PageMeta; body: SafeHtml } {
   const examplePath = new URL(example.attribution.url).pathname
   const body = html`<h1>${name}: the King James Version, verse by verse, in plain modern English</h1>
     <p>
@@ -20,27 +20,11 @@ export function homePage(example: VerseResource, quotas: Readonly<Record<Tier, n
       <a href="/narratives">The Gospel narratives</a>
     </p>
     <h2>For developers</h2>
-    <p>Every verse is one request away: <code>GET ${baseUrl}/api/v1/verse/${example.slug}</code> with an API key. Keys have a monthly quota by tier:</p>
-    <table>
-      <caption class="visually-hidden">
-        Monthly quota by tier
-      </caption>
-      <thead>
-        <tr>
-          <th scope="col">Tier</th>
-          <th scope="col">Queries a month</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${(Object.entries(quotas) as Array<[Tier, number]>).map(
-          ([tier, allowance]) =>
-            html`<tr>
-              <td>${tier}</td>
-              <td>${allowance.toLocaleString('en-US')}</td>
-            </tr>`,
-        )}
-      </tbody>
-    </table>
+    <p>
+      Every verse is one request away: <code>GET ${baseUrl}/api/v1/verse/${example.slug}</code> with an API key. Keys have a monthly quota and a per-second
+      limit by tier:
+    </p>
+    ${tiersTable(tiers)}
     <ul>
       <li><a href="/dashboard">Dashboard</a>: sign in, create an API key and see its usage</li>
       <li><a href="/docs">API reference</a> (OpenAPI 3.1: <a href="/api/v1/openapi.json">openapi.json</a>)</li>
