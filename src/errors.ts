@@ -6,6 +6,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import type { components } from '../generated/api-types.js'
 import { isDatabaseUnavailable } from './infra/database-errors.js'
 import { CounterUnavailableError } from './quotas/counter.js'
+import { pathOf } from './http/url-path.js'
 
 export type ErrorCode = components['schemas']['ErrorCode']
 export type Problem = components['schemas']['Problem']
@@ -302,7 +303,7 @@ export function installErrorHandling(app: FastifyInstance, baseUrl: string, rout
     if (pages !== undefined && request.routeOptions.config.page === true) {
       for (const [name, value] of Object.entries(answer.options.headers ?? {})) reply.header(name, value)
       const entry = ERROR_CATALOGUE[answer.code]
-      const path = request.url.split('?')[0] ?? '/'
+      const path = pathOf(request.url)
       return reply
         .code(answer.status)
         .type('text/html; charset=utf-8')
@@ -311,7 +312,7 @@ export function installErrorHandling(app: FastifyInstance, baseUrl: string, rout
     return sendProblem(reply, request, baseUrl, answer)
   })
   app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0] ?? ''
+    const path = pathOf(request.url)
     const allowed = [
       ...new Set(
         patterns()

@@ -296,7 +296,7 @@ export async function registerDashboardRoutes(app: FastifyInstance, deps: Dashbo
         if (signedIn === undefined || 'ended' in signedIn) return seeOther(reply, '/dashboard')
         if (!signedIn.identity.operator) return send(reply, 403, notOperator())
         const sort: AccountSort = request.query.sort === 'account' || request.query.sort === 'created' ? request.query.sort : 'usage'
-        const [accounts, service] = [await operator.accounts(sort), await operator.serviceUsage()]
+        const [accounts, service] = await Promise.all([operator.accounts(sort), operator.serviceUsage()])
         return send(reply, 200, operatorPage(settings, signedIn.viewer, accounts, service, sort, NOTICES[String(request.query.notice)]))
       },
     })
@@ -329,7 +329,7 @@ export async function registerDashboardRoutes(app: FastifyInstance, deps: Dashbo
   })
 
   async function account(viewer: Viewer, extra: { notice?: string; created?: { key: string; name: string }; error?: string }): Promise<string> {
-    const [keys, usage] = [await dashboard.keys(viewer.accountId), await dashboard.usage(viewer.accountId)]
+    const [keys, usage] = await Promise.all([dashboard.keys(viewer.accountId), dashboard.usage(viewer.accountId)])
     return accountPage(settings, { viewer, keys, usage, ...extra })
   }
 

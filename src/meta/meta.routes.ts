@@ -8,6 +8,7 @@ import { AppError, codeOfProblemType, ERROR_CATALOGUE } from '../errors.js'
 import { sendTagged } from '../http/etag.js'
 import { projectPath } from '../infra/paths.js'
 import { docsPage, DOCS_SECURITY_POLICY, referenceScript } from './docs.page.js'
+import { pathOf } from '../http/url-path.js'
 
 /** What the probes look at. */
 export interface MetaDeps {
@@ -48,7 +49,7 @@ export async function registerMetaRoutes(app: FastifyInstance, deps: MetaDeps): 
       const code = codeOfProblemType(request.params.type)
       if (code === undefined) throw new AppError('not_found', 'No such problem type.')
       const entry = ERROR_CATALOGUE[code]
-      const path = request.url.split('?')[0] ?? '/'
+      const path = pathOf(request.url)
       return reply.type('text/html; charset=utf-8').send(deps.problemPage({ title: entry.title, status: entry.status, code, detail: entry.description }, path))
     },
   })

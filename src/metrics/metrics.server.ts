@@ -6,6 +6,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Metrics } from './metrics.registry.js'
+import { pathOf } from '../http/url-path.js'
 
 /** A listening metrics server. */
 export interface MetricsListener {
@@ -33,7 +34,7 @@ export async function listenMetrics(
   onError: (error: unknown) => void,
 ): Promise<MetricsListener> {
   const handle = (request: IncomingMessage, response: ServerResponse): void => {
-    const path = (request.url ?? '').split('?')[0]
+    const path = pathOf(request.url ?? '')
     if (path !== '/metrics') return answer(response, 404, 'Not found: this listener serves /metrics only.\n')
     if (request.method !== 'GET' && request.method !== 'HEAD') return answer(response, 405, 'Method not allowed.\n', { allow: 'GET, HEAD' })
     metrics.exposition().then(

@@ -9,6 +9,7 @@ import { etagOf, sendTagged, type Representation } from '../http/etag.js'
 import { SITE_CSS } from './site.css.js'
 import type { Sitemaps } from './sitemaps.js'
 import type { PageOutcome, WebService } from './web.service.js'
+import { pathOf } from '../http/url-path.js'
 
 /** What the routes use. */
 export interface WebRouteDeps {
@@ -51,7 +52,7 @@ const PAGE_SECURITY = {
 function answer(request: FastifyRequest, reply: FastifyReply, outcome: PageOutcome, web: WebService): FastifyReply {
   if (outcome.kind === 'page') return sendTagged(request, reply, outcome.page, HTML, PAGE_CACHE_CONTROL)
   if (outcome.kind === 'redirect') return reply.redirect(outcome.location, 301)
-  const path = request.url.split('?')[0] ?? '/'
+  const path = pathOf(request.url)
   // Under the API's paths, or for a client that asks for JSON rather than HTML, the API's own 404 or 405 problem.
   const accept = request.headers.accept ?? ''
   if (API_SEGMENTS.has(path.split('/')[1] ?? '') || (/json/.test(accept) && !accept.includes('text/html'))) {
@@ -124,7 +125,7 @@ export async function registerWebRoutes(app: FastifyInstance, deps: WebRouteDeps
         return reply
           .code(404)
           .type(HTML)
-          .send(web.notFound(request.url.split('?')[0] ?? '/'))
+          .send(web.notFound(pathOf(request.url)))
       return sendTagged(request, reply.header('access-control-allow-origin', '*'), part, 'application/xml; charset=utf-8', ASSET_CACHE_CONTROL)
     },
   })
