@@ -3727,16 +3727,13 @@ export interface operations {
                 /** @description The next page's cursor, from the page's "More results" link. */
                 cursor?: string;
             };
-            header?: {
-                /** @description An `ETag` from an earlier response; a match gives 304 with no body. */
-                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description The page (HTML). Results are not tagged (no `ETag`); a browser may keep them for a minute. */
+            /** @description The page (HTML). Results are not tagged (no `ETag`, so never `304`); a browser may keep them for a minute. */
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControl"];
@@ -3748,7 +3745,6 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            304: components["responses"]["NotModified"];
             429: components["responses"]["PageRateLimited"];
         };
     };
