@@ -1,5 +1,9 @@
 /** The discovery files as served: status, media type, contract, caching, and what each must say. */
-import { readFileSync } from 'node:fs'
+import { execFile } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormats from 'ajv-formats'
 import t from 'tap'
@@ -305,4 +309,38 @@ t.test('defaults: contact and legal URL follow PUBLIC_BASE_URL', async (t) => {
   t.equal(manifest.contact_email, 'api@localhost')
   t.equal(manifest.legal_info_url, 'http://localhost:8080/terms')
   t.equal(manifest.api.url, 'http://localhost:8080/api/v1/openapi.json')
+})
+
+t.test('the OpenAPI document as served validates against the OpenAPI 3.1 schema (Spectral oas3-schema)', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'pv-served-'))
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+  // Only the schema rule: the committed ruleset's overrides name openapi.yaml, and its other rules run there (test/contract).
+  const ruleset = join(dir, 'schema.yaml')
+  writeFileSync(ruleset, 'extends: [[spectral:oas, off]]\nrules:\n  oas3-schema: error\n')
+  const configured = await buildTestApp(t, { env: { PUBLIC_BASE_URL: `${BASE}/`, CONTACT_EMAIL: 'sales@example.test' } })
+  const defaults = await buildTestApp(t)
+  const documents: Record<string, { info: { contact: Record<string, string> } }> = {
+    configured: (await call(t, configured.app, { url: '/api/v1/openapi.json' })).json(),
+    defaults: (await call(t, defaults.app, { url: '/api/v1/openapi.json' })).json(),
+  }
+  t.same(documents.configured?.info.contact, { name: documents.configured?.info.contact.name, email: 'sales@example.test', url: `${BASE}/terms` })
+  t.notOk('email' in (documents.defaults?.info.contact ?? {}), 'no contact address at a single-label host (api@localhost)')
+  t.equal(documents.defaults?.info.contact.url, 'http://localhost:8080/terms', 'the terms URL stays')
+  // What the check catches: the default contact address as it was served before.
+  const before = structuredClone(documents.defaults) as { info: { contact: Record<string, string> } }
+  before.info.contact.email = 'api@localhost'
+  const lint = async (name: string, document: unknown): Promise<{ failed: boolean; output: string }> => {
+    const file = join(dir, `${name}.json`)
+    writeFileSync(file, JSON.stringify(document))
+    const args = ['lint', file, '--ruleset', ruleset, '--format', 'text', '--fail-severity', 'error']
+    const result = await promisify(execFile)(projectPath('node_modules', '.bin', 'spectral'), args).catch((error: { stdout?: string; code?: number }) => error)
+    return { failed: 'code' in result && result.code !== 0, output: 'stdout' in result ? String(result.stdout) : '' }
+  }
+  for (const [name, document] of Object.entries(documents)) {
+    const result = await lint(name, document)
+    t.notOk(result.failed, `${name}: no schema error`, { output: result.output })
+  }
+  const broken = await lint('before', before)
+  t.ok(broken.failed, 'a contact address the schema refuses fails the check')
+  t.match(broken.output, /oas3-schema/)
 })
