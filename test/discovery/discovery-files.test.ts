@@ -309,6 +309,12 @@ t.test('defaults: contact and legal URL follow PUBLIC_BASE_URL', async (t) => {
   t.equal(manifest.contact_email, 'api@localhost')
   t.equal(manifest.legal_info_url, 'http://localhost:8080/terms')
   t.equal(manifest.api.url, 'http://localhost:8080/api/v1/openapi.json')
+  // The published formats hold with the defaults too, not only with a configured public URL.
+  t.same(publishedFormatViolations('ai-plugin.schema.json', manifest), [], 'the manifest, with the defaults')
+  const catalog = (await call(t, app, { url: '/.well-known/api-catalog' })).json()
+  t.same(publishedFormatViolations('api-catalog.schema.json', catalog), [], 'the API catalog, with the defaults')
+  const card = (await call(t, app, { url: '/.well-known/mcp/server-card.json' })).json()
+  t.same(publishedFormatViolations('mcp-server-card.schema.json', card), [], 'the server card, with the defaults')
 })
 
 t.test('the OpenAPI document as served validates against the OpenAPI 3.1 schema (Spectral oas3-schema)', async (t) => {
