@@ -7,6 +7,7 @@ import { promisify } from 'node:util'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormats from 'ajv-formats'
 import t from 'tap'
+import { validateXML } from 'xmllint-wasm'
 import type { AiPluginManifest } from '../../src/discovery/ai-plugin.js'
 import type { Linkset } from '../../src/discovery/api-catalog.js'
 import type { McpServerCard } from '../../src/discovery/server-card.js'
@@ -41,6 +42,16 @@ function publishedFormatViolations(schemaFile: string, document: unknown): strin
   ;(addFormats as unknown as (a: Ajv2020) => void)(ajv)
   const validate = ajv.compile(JSON.parse(readFileSync(projectPath('test', 'fixtures', 'schemas', schemaFile), 'utf8')) as object)
   return validate(document) ? [] : (validate.errors ?? []).map((error) => `${error.instancePath || '/'} ${error.message ?? ''}`)
+}
+
+/**
+ * Validates a sitemap or sitemap index against the Sitemaps 0.9 XML Schema in test/fixtures/schemas
+ * (written from the protocol's text), with libxml2's validator (xmllint, as WebAssembly).
+ */
+async function sitemapViolations(schemaFile: string, xml: string): Promise<string[]> {
+  const schema = readFileSync(projectPath('test', 'fixtures', 'schemas', schemaFile), 'utf8')
+  const result = await validateXML({ xml: [{ fileName: 'sitemap.xml', contents: xml }], schema: [{ fileName: schemaFile, contents: schema }] })
+  return result.valid ? [] : result.errors.map((error) => error.message)
 }
 
 /** http(s) URLs in a text, without trailing punctuation. */
@@ -263,6 +274,19 @@ t.test('discovery files', async (t) => {
     )
     const pages = (await get('/sitemaps/pages.xml')).body
     for (const path of ['/docs', '/terms', '/llms.txt', '/llms-full.txt']) t.match(pages, `<loc>${BASE}${path}</loc>`)
+  })
+
+  t.test('the sitemap index and every sitemap validate against the Sitemaps 0.9 schemas (xmllint)', async (t) => {
+    const index = (await get('/sitemap.xml')).body
+    t.same(await sitemapViolations('siteindex.xsd', index), [], '/sitemap.xml')
+    for (const [, url] of index.matchAll(/<loc>([^<]+)<\/loc>/g)) {
+      const path = new URL(url ?? '').pathname
+      t.same(await sitemapViolations('sitemap.xsd', (await get(path)).body), [], path)
+    }
+    // What the check catches: an entry without <loc>, a priority out of range.
+    const broken =
+      '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><priority>2</priority></url></urlset>'
+    t.not((await sitemapViolations('sitemap.xsd', broken)).length, 0, 'a sitemap that breaks the format fails')
   })
 
   t.test('the terms page is written from configuration', async (t) => {
