@@ -879,7 +879,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Start signing in (OpenID Connect Authorization Code with PKCE) */
+        /**
+         * Start signing in (OpenID Connect Authorization Code with PKCE)
+         * @description Starts an Authorization Code sign-in with PKCE at the configured identity provider (`OIDC_ISSUER`): `303` to its authorization endpoint, setting a cookie for the pending sign-in (its state and PKCE verifier stay on the server); `303` back to `/dashboard` when no provider is configured; `503` with an explanation when the provider cannot be reached.
+         */
         get: operations["dashboardLogin"];
         put?: never;
         post?: never;
@@ -918,7 +921,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sign out (ends the session; the provider's end-session endpoint when it has one) */
+        /**
+         * Sign out (ends the session; the provider's end-session endpoint when it has one)
+         * @description Ends the session when the form carries the session's CSRF token (`csrf`, form field of an `application/x-www-form-urlencoded` body): `303` to the provider's end-session endpoint when it has one, else to `/dashboard`. Without the token nobody is signed out (a cross-site form cannot log people out), and the answer is the same `303` to `/dashboard`.
+         */
         post: operations["dashboardLogout"];
         delete?: never;
         options?: never;
@@ -935,7 +941,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a key (form); the page shows the full key once */
+        /**
+         * Create a key (form); the page shows the full key once
+         * @description A form post (`application/x-www-form-urlencoded`: `csrf`, `name`, `allowed_domains`) from a signed-in session: `201` with the page showing the new key once; `400` or `409` with the page and what was wrong (an invalid value, the account's key limit); `403` without a session or with a CSRF token that is not the session's.
+         */
         post: operations["dashboardCreateKey"];
         delete?: never;
         options?: never;
@@ -950,10 +959,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One key's settings (rename, allowed domains) and its revocation */
+        /**
+         * One key's settings (rename, allowed domains) and its revocation
+         * @description The key's page for a signed-in session: `404` when the account has no such key; `303` to `/dashboard` when signed out.
+         */
         get: operations["dashboardKey"];
         put?: never;
-        /** Rename a key or set its allowed domains (form) */
+        /**
+         * Rename a key or set its allowed domains (form)
+         * @description A form post (`csrf`, `name`, `allowed_domains`) from a signed-in session: `303` to `/dashboard` once saved; `400` with the key's page and what was wrong; `404` when the account has no such key; `403` without a session or its CSRF token.
+         */
         post: operations["dashboardUpdateKey"];
         delete?: never;
         options?: never;
@@ -970,7 +985,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Revoke a key (form; the key's page asks for confirmation first) */
+        /**
+         * Revoke a key (form; the key's page asks for confirmation first)
+         * @description A form post (`csrf`, `confirm=yes`) from a signed-in session: `303` to `/dashboard` once revoked; `400` without the confirmation; `404` when the account has no such key; `403` without a session or its CSRF token.
+         */
         post: operations["dashboardRevokeKey"];
         delete?: never;
         options?: never;
@@ -985,7 +1003,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The operator's view (accounts, keys, service-wide usage) */
+        /**
+         * The operator's view (accounts, keys, service-wide usage)
+         * @description Every account with its keys and usage, and the service-wide usage, for an operator's signed-in session (`sort`: `usage`, `account` or `created`); `403` for someone who is not an operator; `303` to `/dashboard` when signed out.
+         */
         get: operations["dashboardOperator"];
         put?: never;
         post?: never;
@@ -1004,7 +1025,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Set a key's tier or revoke it (operator form) */
+        /**
+         * Set a key's tier or revoke it (operator form)
+         * @description An operator's form post (`csrf`, `action` = `tier` with `tier`, or `revoke` with `confirm=yes`): `303` to `/dashboard/operator` once done; `400` for a value that is not valid; `404` when no active key has this id; `403` without an operator's session or its CSRF token.
+         */
         post: operations["dashboardOperatorKey"];
         delete?: never;
         options?: never;
@@ -3727,16 +3751,13 @@ export interface operations {
                 /** @description The next page's cursor, from the page's "More results" link. */
                 cursor?: string;
             };
-            header?: {
-                /** @description An `ETag` from an earlier response; a match gives 304 with no body. */
-                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description The page (HTML). Results are not tagged (no `ETag`); a browser may keep them for a minute. */
+            /** @description The page (HTML). Results are not tagged (no `ETag`, so never `304`); a browser may keep them for a minute. */
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControl"];
@@ -3748,7 +3769,6 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            304: components["responses"]["NotModified"];
             429: components["responses"]["PageRateLimited"];
         };
     };

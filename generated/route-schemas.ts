@@ -4138,15 +4138,6 @@ export const routes = {
         },
         "required": [],
         "additionalProperties": true
-      },
-      "headers": {
-        "type": "object",
-        "properties": {
-          "if-none-match": {
-            "type": "string"
-          }
-        },
-        "required": []
       }
     }
   },

@@ -28,12 +28,16 @@ export interface MetaDeps {
 /** Registers /healthz, /readyz, /api/v1/openapi.{json,yaml} and /docs. */
 export async function registerMetaRoutes(app: FastifyInstance, deps: MetaDeps): Promise<void> {
   const yamlText = readFileSync(projectPath('openapi.yaml'), 'utf8')
-  const document = JSON.parse(readFileSync(projectPath('generated', 'openapi.json'), 'utf8')) as OpenApiDocument & { info: { contact?: object } }
+  const document = JSON.parse(readFileSync(projectPath('generated', 'openapi.json'), 'utf8')) as OpenApiDocument & { info: { contact?: { name?: string } } }
   // Serve the contract with this deployment's own address as its server, its own contact, and
-  // request examples for every operation (shown by the reference at /docs).
+  // request examples for every operation (shown by the reference at /docs). The OpenAPI schema's
+  // `email` format, as validators apply it, wants a dotted domain: an address at a single-label
+  // host (`api@localhost`, the default of a local run) is left out, the terms URL stays.
+  const publishable = /@[^@]+\.[^@.]+$/.test(deps.contact.email)
+  const contact = { name: document.info.contact?.name, ...(publishable ? { email: deps.contact.email } : {}), url: deps.contact.url }
   const served = {
     ...withCodeSamples(document, deps.publicBaseUrl),
-    info: { ...document.info, contact: { ...document.info.contact, email: deps.contact.email, url: deps.contact.url } },
+    info: { ...document.info, contact },
     servers: [{ url: deps.publicBaseUrl, description: 'This server' }],
   }
   const servedJson = JSON.stringify(served)

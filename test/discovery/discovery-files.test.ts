@@ -1,8 +1,13 @@
 /** The discovery files as served: status, media type, contract, caching, and what each must say. */
-import { readFileSync } from 'node:fs'
+import { execFile } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormats from 'ajv-formats'
 import t from 'tap'
+import { validateXML } from 'xmllint-wasm'
 import type { AiPluginManifest } from '../../src/discovery/ai-plugin.js'
 import type { Linkset } from '../../src/discovery/api-catalog.js'
 import type { McpServerCard } from '../../src/discovery/server-card.js'
@@ -37,6 +42,16 @@ function publishedFormatViolations(schemaFile: string, document: unknown): strin
   ;(addFormats as unknown as (a: Ajv2020) => void)(ajv)
   const validate = ajv.compile(JSON.parse(readFileSync(projectPath('test', 'fixtures', 'schemas', schemaFile), 'utf8')) as object)
   return validate(document) ? [] : (validate.errors ?? []).map((error) => `${error.instancePath || '/'} ${error.message ?? ''}`)
+}
+
+/**
+ * Validates a sitemap or sitemap index against the Sitemaps 0.9 XML Schema in test/fixtures/schemas
+ * (written from the protocol's text), with libxml2's validator (xmllint, as WebAssembly).
+ */
+async function sitemapViolations(schemaFile: string, xml: string): Promise<string[]> {
+  const schema = readFileSync(projectPath('test', 'fixtures', 'schemas', schemaFile), 'utf8')
+  const result = await validateXML({ xml: [{ fileName: 'sitemap.xml', contents: xml }], schema: [{ fileName: schemaFile, contents: schema }] })
+  return result.valid ? [] : result.errors.map((error) => error.message)
 }
 
 /** http(s) URLs in a text, without trailing punctuation. */
@@ -261,6 +276,19 @@ t.test('discovery files', async (t) => {
     for (const path of ['/docs', '/terms', '/llms.txt', '/llms-full.txt']) t.match(pages, `<loc>${BASE}${path}</loc>`)
   })
 
+  t.test('the sitemap index and every sitemap validate against the Sitemaps 0.9 schemas (xmllint)', async (t) => {
+    const index = (await get('/sitemap.xml')).body
+    t.same(await sitemapViolations('siteindex.xsd', index), [], '/sitemap.xml')
+    for (const [, url] of index.matchAll(/<loc>([^<]+)<\/loc>/g)) {
+      const path = new URL(url ?? '').pathname
+      t.same(await sitemapViolations('sitemap.xsd', (await get(path)).body), [], path)
+    }
+    // What the check catches: an entry without <loc>, a priority out of range.
+    const broken =
+      '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><priority>2</priority></url></urlset>'
+    t.not((await sitemapViolations('sitemap.xsd', broken)).length, 0, 'a sitemap that breaks the format fails')
+  })
+
   t.test('the terms page is written from configuration', async (t) => {
     const html = (await get('/terms')).body
     t.match(html, /^<!doctype html>/)
@@ -305,4 +333,44 @@ t.test('defaults: contact and legal URL follow PUBLIC_BASE_URL', async (t) => {
   t.equal(manifest.contact_email, 'api@localhost')
   t.equal(manifest.legal_info_url, 'http://localhost:8080/terms')
   t.equal(manifest.api.url, 'http://localhost:8080/api/v1/openapi.json')
+  // The published formats hold with the defaults too, not only with a configured public URL.
+  t.same(publishedFormatViolations('ai-plugin.schema.json', manifest), [], 'the manifest, with the defaults')
+  const catalog = (await call(t, app, { url: '/.well-known/api-catalog' })).json()
+  t.same(publishedFormatViolations('api-catalog.schema.json', catalog), [], 'the API catalog, with the defaults')
+  const card = (await call(t, app, { url: '/.well-known/mcp/server-card.json' })).json()
+  t.same(publishedFormatViolations('mcp-server-card.schema.json', card), [], 'the server card, with the defaults')
+})
+
+t.test('the OpenAPI document as served validates against the OpenAPI 3.1 schema (Spectral oas3-schema)', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'pv-served-'))
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+  // Only the schema rule: the committed ruleset's overrides name openapi.yaml, and its other rules run there (test/contract).
+  const ruleset = join(dir, 'schema.yaml')
+  writeFileSync(ruleset, 'extends: [[spectral:oas, off]]\nrules:\n  oas3-schema: error\n')
+  const configured = await buildTestApp(t, { env: { PUBLIC_BASE_URL: `${BASE}/`, CONTACT_EMAIL: 'sales@example.test' } })
+  const defaults = await buildTestApp(t)
+  const documents: Record<string, { info: { contact: Record<string, string> } }> = {
+    configured: (await call(t, configured.app, { url: '/api/v1/openapi.json' })).json(),
+    defaults: (await call(t, defaults.app, { url: '/api/v1/openapi.json' })).json(),
+  }
+  t.same(documents.configured?.info.contact, { name: documents.configured?.info.contact.name, email: 'sales@example.test', url: `${BASE}/terms` })
+  t.notOk('email' in (documents.defaults?.info.contact ?? {}), 'no contact address at a single-label host (api@localhost)')
+  t.equal(documents.defaults?.info.contact.url, 'http://localhost:8080/terms', 'the terms URL stays')
+  // What the check catches: the default contact address as it was served before.
+  const before = structuredClone(documents.defaults) as { info: { contact: Record<string, string> } }
+  before.info.contact.email = 'api@localhost'
+  const lint = async (name: string, document: unknown): Promise<{ failed: boolean; output: string }> => {
+    const file = join(dir, `${name}.json`)
+    writeFileSync(file, JSON.stringify(document))
+    const args = ['lint', file, '--ruleset', ruleset, '--format', 'text', '--fail-severity', 'error']
+    const result = await promisify(execFile)(projectPath('node_modules', '.bin', 'spectral'), args).catch((error: { stdout?: string; code?: number }) => error)
+    return { failed: 'code' in result && result.code !== 0, output: 'stdout' in result ? String(result.stdout) : '' }
+  }
+  for (const [name, document] of Object.entries(documents)) {
+    const result = await lint(name, document)
+    t.notOk(result.failed, `${name}: no schema error`, { output: result.output })
+  }
+  const broken = await lint('before', before)
+  t.ok(broken.failed, 'a contact address the schema refuses fails the check')
+  t.match(broken.output, /oas3-schema/)
 })
