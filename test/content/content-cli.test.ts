@@ -19,6 +19,9 @@ import { projectPath } from '../../src/infra/paths.js'
 import { runCli, type CliResult } from '../helpers/cli.js'
 import { gateReadyRendering } from '../helpers/renderings.js'
 import { removeDataDir, seededDataDir } from '../helpers/server.js'
+import { removeWrittenContent } from '../helpers/database.js'
+import { openDatabase } from '../../src/infra/database.js'
+import { verseId } from '../../src/verses/verse.store.js'
 import { KJV_SEED_FILE, NARRATIVE_CONTENT_FILE, NARRATIVES_FILE, VERSE_CONTENT_DIR } from '../../src/seed/seed-files.js'
 import { readKjvSeed } from '../../src/seed/kjv-seed.js'
 import { BOOKS, bookAt } from '../../src/verses/books.js'
@@ -37,24 +40,50 @@ const SHIPPED: readonly ContentLine[] = readdirSync(projectPath(VERSE_CONTENT_DI
   .map((l) => JSON.parse(l) as ContentLine)
 const SHIPPED_LINES = SHIPPED.length
 
+/** The book a content line's slug names (`2-john-1-1` is `2-john`). */
+const bookOf = (slug: string): string => slug.replace(/-\d+-\d+$/, '')
+
 /**
- * The smallest book with no shipped content, which generation has to write in full (it skips
- * shipped verses): the book the generation tests run on, whatever the team has written so far.
+ * The smallest book of the Bible, with the ids of its verses: the book the generation tests
+ * write in full. Generation skips verses with shipped content and every book has some, so
+ * those tests first remove the book's written content from their own database
+ * ({@link removeBookContent}), as an operator who wants it generated would.
  */
 const GENERATED_BOOK = (() => {
-  const shipped = new Set(SHIPPED.map((line) => line.slug.replace(/-\d+-\d+$/, '')))
-  const counts = new Map<string, number>()
+  const books = new Map<string, number[]>()
   for (const verse of readKjvSeed(projectPath(KJV_SEED_FILE)).verses) {
     const book = bookAt(verse.book)
-    if (book !== undefined && !shipped.has(book.slug)) counts.set(book.slug, (counts.get(book.slug) ?? 0) + 1)
+    if (book === undefined) continue
+    const ids = books.get(book.slug) ?? []
+    ids.push(verseId(verse.book, verse.chapter, verse.verse))
+    books.set(book.slug, ids)
   }
-  const [slug, verses] = [...counts].sort((a, b) => a[1] - b[1])[0] ?? []
-  if (slug === undefined || verses === undefined)
-    throw new Error('every book has shipped content: the generation tests need another way to find verses to generate')
-  return { slug, verses }
+  const [slug, ids] = [...books].sort((a, b) => a[1].length - b[1].length)[0] ?? []
+  if (slug === undefined || ids === undefined) throw new Error('the seed holds no book')
+  return { slug, verses: ids.length, ids }
 })()
 const N = GENERATED_BOOK.verses
 const fmt = (n: number): string => n.toLocaleString('en-US')
+
+/**
+ * Removes the written content of some verses from a data folder's embedded database (while no
+ * CLI process has it open), checking that exactly their shipped lines went.
+ */
+async function removeShippedContent(t: Test, dir: string, ids: readonly number[], shipped: readonly ContentLine[], label: string): Promise<void> {
+  const database = await openDatabase({ kind: 'pglite', dir: join(dir, 'pglite') })
+  try {
+    t.equal(await removeWrittenContent(database.db, ids), shipped.length, `${label}: its ${fmt(shipped.length)} shipped lines are removed`)
+  } finally {
+    await database.close()
+  }
+}
+
+/** Removes {@link GENERATED_BOOK}'s written content from a data folder, so that generation has the whole book to write. */
+async function removeBookContent(t: Test, dir: string): Promise<void> {
+  const shipped = SHIPPED.filter((line) => bookOf(line.slug) === GENERATED_BOOK.slug)
+  t.ok(shipped.length > 0, `${GENERATED_BOOK.slug} ships written content`)
+  await removeShippedContent(t, dir, GENERATED_BOOK.ids, shipped, GENERATED_BOOK.slug)
+}
 
 /** Whether an exported line is an operator's (imported or generated), not shipped with the repository. */
 function operatorLine(line: ContentLine): boolean {
@@ -208,7 +237,7 @@ function expectedCoverage(lines: readonly ContentLine[], books: (position: numbe
   const total = readKjvSeed(projectPath(KJV_SEED_FILE)).verses.filter((verse) => books(verse.book)).length
   const styles: Expected['styles'] = { faithful: { verses: new Set(), fields: new Map() }, casual: { verses: new Set(), fields: new Map() } }
   for (const line of lines) {
-    const position = bySlug.get(line.slug.replace(/-\d+-\d+$/, ''))
+    const position = bySlug.get(bookOf(line.slug))
     if (position === undefined || !books(position)) continue
     styles[line.style].verses.add(line.slug)
     for (const field of ['simplified_text', 'bottom_line', 'historical_context', 'practical_reflection'] as const) {
@@ -366,11 +395,24 @@ t.test('report --json: the same figures as one document, shipped and database co
   checkCoverage(t, report.coverage.database.coverage, SHIPPED, 'database')
   t.same(report.coverage.database.coverage.narratives, report.coverage.shipped.narratives)
 
-  // An imported line shows in the database's coverage, not in the shipped one.
+  // Removed content and an imported line show in the database's coverage, not in the shipped one.
   const verse = readKjvSeed(projectPath(KJV_SEED_FILE)).verses.find((v) => bookAt(v.book)?.slug === GENERATED_BOOK.slug && v.chapter === 1 && v.verse === 1)
   if (verse === undefined) throw new Error(`${GENERATED_BOOK.slug} 1:1 is not in the seed`)
+  const slug = `${GENERATED_BOOK.slug}-1-1`
+  const remaining = SHIPPED.filter((l) => l.slug !== slug)
+  await removeShippedContent(
+    t,
+    dir,
+    [verseId(verse.book, verse.chapter, verse.verse)],
+    SHIPPED.filter((l) => l.slug === slug),
+    slug,
+  )
+  const removed = JSON.parse((await content(['report', '--json'], { DATA_DIR: dir })).stdout) as ReportJson
+  checkCoverage(t, removed.coverage.shipped, SHIPPED, 'shipped after the removal')
+  if (removed.coverage.database.coverage === undefined) throw new Error('no database coverage')
+  checkCoverage(t, removed.coverage.database.coverage, remaining, 'database after the removal')
   const line: ContentLine = {
-    slug: `${GENERATED_BOOK.slug}-1-1`,
+    slug,
     style: 'casual',
     simplified_text: gateReadyRendering(verse.text),
     bottom_line: `This is what ${bookAt(verse.book)?.name ?? ''} 1:1 says in plain words.`,
@@ -383,7 +425,7 @@ t.test('report --json: the same figures as one document, shipped and database co
   const second = JSON.parse((await content(['report', '--json'], { DATA_DIR: dir })).stdout) as ReportJson
   checkCoverage(t, second.coverage.shipped, SHIPPED, 'shipped after the import')
   if (second.coverage.database.coverage === undefined) throw new Error('no database coverage')
-  checkCoverage(t, second.coverage.database.coverage, [...SHIPPED, line], 'database after the import')
+  checkCoverage(t, second.coverage.database.coverage, [...remaining, line], 'database after the import')
 
   // A server holding DATA_DIR does not stop the report: it says why the database was not read.
   const lock = acquireDataDirLock(dir, 'server')
@@ -435,6 +477,7 @@ async function fakeLlm(t: Test, mode: 'answer' | 'hang'): Promise<FakeLlm> {
 
 t.test('generate: a whole book, then nothing left to do', async (t) => {
   const dir = dataDir(t)
+  await removeBookContent(t, dir)
   const llm = await fakeLlm(t, 'answer')
   const env = { DATA_DIR: dir, LLM_BASE_URL: llm.url, LLM_MODEL: 'local-test' }
 
@@ -478,6 +521,7 @@ t.test('generate: a whole book, then nothing left to do', async (t) => {
 
 t.test('generate: Ctrl-C stops cleanly with exit code 130', async (t) => {
   const dir = dataDir(t)
+  await removeBookContent(t, dir)
   const llm = await fakeLlm(t, 'hang')
   const { child, result } = start(['generate', '--style', 'faithful', '--book', GENERATED_BOOK.slug, '--concurrency', '2'], {
     DATA_DIR: dir,

@@ -6,7 +6,9 @@ import { createHash, randomBytes } from 'node:crypto'
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
+import type { Kysely } from 'kysely'
 import pg from 'pg'
+import type { Database } from '../../db/schema.js'
 import { openDatabase, type DatabaseHandle, type DatabaseKind } from '../../src/infra/database.js'
 import { projectPath } from '../../src/infra/paths.js'
 
@@ -108,4 +110,17 @@ export function availableKinds(): Array<{ kind: DatabaseKind; skip: string | fal
     { kind: 'pglite', skip: false },
     { kind: 'postgres', skip: postgresUrl() === undefined ? 'PostgreSQL: DATABASE_URL is not set (embedded PGlite only)' : false },
   ]
+}
+
+/**
+ * Removes the written content (curated and generated rows, both styles) of some verses, keeping
+ * the modernized faithful text the seed makes for every verse: the state of a verse nothing
+ * covers, as when an operator removes its content. Every book ships written content, so a test
+ * of that fallback makes the state itself, before the stores are loaded. The seed's record of
+ * the shipped files is left as it is, so a restart does not put the rows back.
+ * @returns the number of rows removed.
+ */
+export async function removeWrittenContent(db: Kysely<Database>, verseIds: readonly number[]): Promise<number> {
+  const result = await db.deleteFrom('verse_content').where('verse_id', 'in', verseIds).where('method', '<>', 'modernized').executeTakeFirst()
+  return Number(result.numDeletedRows)
 }

@@ -7,7 +7,7 @@ import { projectPath } from '../../src/infra/paths.js'
 import { prepareDatabase, loadStores } from '../../src/startup.js'
 import { NarrativeContentRepository } from '../../src/narratives/narrative-content.repository.js'
 import { NarrativeContentService } from '../../src/content/pipeline/narrative-content.service.js'
-import { availableKinds, openTestDatabase } from '../helpers/database.js'
+import { availableKinds, openTestDatabase, removeWrittenContent } from '../helpers/database.js'
 import { VERSE_CONTENT_DIR } from '../../src/seed/seed-files.js'
 
 /** The shipped narrative lines of each method, counted from the file itself. */
@@ -61,11 +61,15 @@ for (const { kind, skip } of availableKinds()) {
     t.equal(third.seed.kjv.status, 'loaded')
     t.equal(await snapshot(), before, 'reseeding restores the committed text')
 
+    // Every book ships written content: a verse without it (here Obadiah 1:4, whose content an
+    // operator removed) is made so, to check that the modernizer's text is what remains.
+    t.ok((await removeWrittenContent(database.db, [31001004])) >= 2, 'Obadiah 1:4 had written content in both styles, now removed')
     const stores = await loadStores(database.db)
     t.equal(stores.verses.size, 31102)
     t.equal(stores.content.get(43003016, 'faithful')?.method, 'curated', 'curated wins over modernized')
     t.equal(stores.content.get(31001004, 'faithful')?.method, 'modernized', 'Obadiah 1:4: no written content, the modernizer')
     t.equal(stores.content.get(31001004, 'casual'), undefined)
+    t.equal(stores.content.get(31001005, 'faithful')?.method, 'generated', 'Obadiah 1:5 keeps its written content')
     t.equal(stores.intros.size, 66)
     t.equal(stores.narrativeContent.size, narrativeLines.curated + narrativeLines.generated, 'narrative content is served from the database')
     t.equal(stores.narrativeContent.get('matthew-josephs-dream-and-the-birth-of-jesus:faithful')?.method, 'curated')

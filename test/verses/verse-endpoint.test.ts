@@ -1,5 +1,6 @@
 import t from 'tap'
-import { availableKinds } from '../helpers/database.js'
+import { availableKinds, openTestDatabase, removeWrittenContent } from '../helpers/database.js'
+import { verseId } from '../../src/verses/verse.store.js'
 import { buildTestApp, createTestKey } from '../helpers/app.js'
 import { call } from '../helpers/http.js'
 import type { VerseResource } from '../../src/verses/verses.service.js'
@@ -17,7 +18,12 @@ const narrativeTable = JSON.parse(readFileSync(projectPath('db/narratives/narrat
 
 for (const { kind, skip } of availableKinds()) {
   t.test(`verse endpoint on ${kind}`, { skip }, async (t) => {
-    const testApp = await buildTestApp(t, { kind, env: { PUBLIC_BASE_URL: 'https://api.example.org/', QUOTA_FREE: '100000' } })
+    // Every book ships written content: Obadiah 1:4's is removed here (as an operator might) to
+    // test a verse served from the modernizer alone.
+    const database = await openTestDatabase(kind, { seeded: true })
+    t.teardown(() => database.close()) // after the app's own teardown: teardowns run last first
+    t.ok((await removeWrittenContent(database.db, [verseId(31, 1, 4)])) >= 2, 'Obadiah 1:4 had written content in both styles, now removed')
+    const testApp = await buildTestApp(t, { kind, database, env: { PUBLIC_BASE_URL: 'https://api.example.org/', QUOTA_FREE: '100000' } })
     const { app } = testApp
     const { key } = await createTestKey(testApp)
 
@@ -54,9 +60,10 @@ for (const { kind, skip } of availableKinds()) {
       t.ok(all.casual)
     })
 
-    t.test('a verse without curated content has the modernized faithful text only', async (t) => {
+    t.test('a verse without written content has the modernized faithful text only', async (t) => {
       const body = (await call(t, app, { url: '/api/v1/verse/obadiah-1-4?style=all', headers: { 'x-api-key': key } })).json<VerseResource>()
       t.type(body.faithful?.simplified_text, 'string')
+      t.match(body.kjv_text, /\bthou\b/, 'the KJV text it modernizes is archaic')
       t.notMatch(body.faithful?.simplified_text ?? '', /\b(ye|thee|thou|unto)\b/i, 'modern English')
       t.same(body.faithful?.provenance, { method: 'modernized', model: null, prompt_version: 'modernizer-3' })
       t.equal(body.faithful?.bottom_line, null, 'nothing is invented for fields no source provides')

@@ -9,17 +9,27 @@ import axe from 'axe-core'
 import t from 'tap'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import type { VerseResource } from '../../src/verses/verses.service.js'
+import { join } from 'node:path'
+import { openDatabase } from '../../src/infra/database.js'
+import { verseId } from '../../src/verses/verse.store.js'
 import { runCli } from '../helpers/cli.js'
-import { removeDataDir, startServer } from '../helpers/server.js'
+import { removeWrittenContent } from '../helpers/database.js'
+import { removeDataDir, seededDataDir, startServer } from '../helpers/server.js'
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 /** axe-core's browser bundle, injected into each page. */
 const AXE_SOURCE = axe.source
 
+/**
+ * A verse whose written content the test removes before the server starts (every book ships
+ * some, but an operator may remove it): the page of a verse with the modernized text only.
+ */
+const UNWRITTEN = { slug: 'obadiah-1-1', path: '/obadiah/1/1', id: verseId(31, 1, 1) } as const
+
 const PAGES = [
   '/',
   '/john/3/16',
-  '/obadiah/1/1',
+  UNWRITTEN.path,
   '/psalms/23',
   '/psalms/23?style=casual',
   '/ruth',
@@ -52,11 +62,16 @@ if (!existsSync(CHROMIUM)) {
   t.pass('skipped: no Chromium')
 } else {
   t.test('the public pages in Chromium', async (t) => {
-    const server = await startServer()
-    t.teardown(async () => {
-      await server.stop('SIGTERM')
-      removeDataDir(server.dataDir)
-    })
+    const dataDir = seededDataDir()
+    t.teardown(() => removeDataDir(dataDir))
+    const database = await openDatabase({ kind: 'pglite', dir: join(dataDir, 'pglite') })
+    try {
+      t.ok((await removeWrittenContent(database.db, [UNWRITTEN.id])) >= 2, `${UNWRITTEN.slug}: its written content in both styles is removed`)
+    } finally {
+      await database.close()
+    }
+    const server = await startServer({ DATA_DIR: dataDir })
+    t.teardown(() => server.stop('SIGTERM'))
     const browser: Browser = await chromium.launch({
       executablePath: CHROMIUM,
       headless: true,
@@ -110,6 +125,25 @@ if (!existsSync(CHROMIUM)) {
         const bottomLine = page.locator('section[aria-labelledby=faithful-heading] dd').first()
         t.equal((await bottomLine.innerText()).trim(), api.faithful?.bottom_line ?? '', `${slug}: the bottom line`)
       }
+      // A verse without written content: the page says plainly what is missing.
+      const unwritten = (await (
+        await fetch(`${server.baseUrl}/api/v1/verse/${UNWRITTEN.slug}?style=all`, { headers: { 'x-api-key': key } })
+      ).json()) as VerseResource
+      t.equal(unwritten.faithful?.provenance?.method, 'modernized', `${UNWRITTEN.slug}: the modernized faithful text`)
+      t.same(unwritten.available_styles, { faithful: true, casual: false }, `${UNWRITTEN.slug}: no casual style`)
+      await page.goto(`${server.baseUrl}${UNWRITTEN.path}`)
+      const faithfulParagraphs = page.locator('section[aria-labelledby=faithful-heading] > p')
+      t.equal((await faithfulParagraphs.first().innerText()).trim(), unwritten.faithful?.simplified_text ?? '', `${UNWRITTEN.slug}: the faithful text`)
+      t.equal(
+        (await faithfulParagraphs.nth(1).innerText()).trim(),
+        'No bottom line, historical context or practical reflection has been written for this verse yet.',
+        `${UNWRITTEN.slug}: missing notes are said plainly`,
+      )
+      t.equal(
+        (await page.locator('section[aria-labelledby=casual-heading] > p').first().innerText()).trim(),
+        'No casual retelling has been written for this verse yet.',
+        `${UNWRITTEN.slug}: the missing style is said plainly`,
+      )
       // Every link on a verse page leads to a page that answers.
       await page.goto(`${server.baseUrl}/john/3/16`)
       const hrefs = await page.locator('a[href^="/"]').evaluateAll((links) => links.map((a) => a.getAttribute('href') ?? '/'))

@@ -11,18 +11,33 @@ import type { LightMyRequestResponse } from 'fastify'
 import { verseId } from '../../src/verses/verse.store.js'
 import type { VerseResource } from '../../src/verses/verses.service.js'
 import { buildTestApp, createTestKey, type TestApp } from '../helpers/app.js'
-import { openTestDatabase } from '../helpers/database.js'
+import type { DatabaseHandle } from '../../src/infra/database.js'
+import { openTestDatabase, removeWrittenContent } from '../helpers/database.js'
 import { call } from '../helpers/http.js'
 
 const BASE = 'https://bible.example.org'
 // The stylesheet is our own origin's: subresource integrity is for other origins.
 const validator = new HtmlValidate({ extends: ['html-validate:standard', 'html-validate:document'], rules: { 'require-sri': 'off' } })
 
-/** A sample of every page type, as a reader would open them. */
+/**
+ * A verse whose written content the tests remove (every book ships some, but an operator may
+ * remove it): its page is the page of a verse with the modernized faithful text only.
+ */
+const UNWRITTEN = { slug: 'obadiah-1-1', path: '/obadiah/1/1', id: verseId(31, 1, 1) } as const
+
+/** A seeded database in which {@link UNWRITTEN} has no written content, closed after the test's app (teardowns run last first). */
+async function databaseWithUnwrittenVerse(t: Test): Promise<DatabaseHandle> {
+  const database = await openTestDatabase('pglite', { seeded: true })
+  t.teardown(() => database.close())
+  t.ok((await removeWrittenContent(database.db, [UNWRITTEN.id])) >= 2, `${UNWRITTEN.slug}: its written content in both styles is removed`)
+  return database
+}
+
+/** A sample of every page type, as a reader would open them (a verse with both styles, and one without written content). */
 const PAGES = [
   '/',
   '/john/3/16',
-  '/obadiah/1/1',
+  UNWRITTEN.path,
   '/genesis/1',
   '/psalms/23?style=faithful',
   '/john/3?style=casual',
@@ -47,7 +62,8 @@ async function assertValidHtml(t: Test, url: string, body: string): Promise<void
 }
 
 t.test('every page type: 200, valid HTML, its title, description, canonical link, social tags and JSON-LD', async (t) => {
-  const app = await buildTestApp(t, { env: { PUBLIC_BASE_URL: BASE } })
+  const database = await databaseWithUnwrittenVerse(t)
+  const app = await buildTestApp(t, { database, env: { PUBLIC_BASE_URL: BASE } })
   for (const url of PAGES) {
     const response = await page(t, app, url)
     t.equal(response.statusCode, 200, url)
@@ -70,9 +86,10 @@ t.test('every page type: 200, valid HTML, its title, description, canonical link
 })
 
 t.test("the verse page: its canonical URL is the API's attribution.url, and it shows what the API returns", async (t) => {
-  const app = await buildTestApp(t, { env: { PUBLIC_BASE_URL: BASE, QUOTA_FREE: '1000' } })
+  const database = await databaseWithUnwrittenVerse(t)
+  const app = await buildTestApp(t, { database, env: { PUBLIC_BASE_URL: BASE, QUOTA_FREE: '1000' } })
   const { key } = await createTestKey(app)
-  for (const slug of ['john-3-16', 'obadiah-1-1', 'genesis-50-26']) {
+  for (const slug of ['john-3-16', UNWRITTEN.slug, 'genesis-50-26']) {
     const api = (await call(t, app.app, { url: `/api/v1/verse/${slug}?style=all`, headers: { 'x-api-key': key } })).json<VerseResource>()
     const path = new URL(api.attribution.url).pathname
     const html = (await page(t, app, path)).body
@@ -84,6 +101,19 @@ t.test("the verse page: its canonical URL is the API's attribution.url, and it s
     if (api.faithful?.bottom_line != null) t.ok(html.includes(text(api.faithful.bottom_line)), `${slug}: the bottom line`)
     if (api.casual?.simplified_text != null) t.ok(html.includes(text(api.casual.simplified_text)), `${slug}: the casual text`)
     else t.match(html, 'No casual retelling has been written for this verse yet.', `${slug}: a missing style is said plainly`)
+    if (slug === UNWRITTEN.slug) {
+      // The branches above for a missing style and missing notes are the ones this verse takes.
+      t.equal(api.faithful?.provenance?.method, 'modernized', `${slug}: the modernized faithful text`)
+      t.equal(api.faithful?.bottom_line, null, `${slug}: no bottom line`)
+      t.same(api.casual, { simplified_text: null, bottom_line: null, available: false, provenance: null }, `${slug}: no casual style`)
+      t.same(api.available_styles, { faithful: true, casual: false })
+      t.match(
+        html,
+        'No bottom line, historical context or practical reflection has been written for this verse yet.',
+        `${slug}: missing notes are said plainly`,
+      )
+      t.match(html, 'no notes have been written for this verse yet', `${slug}: how its text was made`)
+    } else t.same(api.available_styles, { faithful: true, casual: true }, `${slug}: both styles`)
     t.match(html, `curl -H "X-API-Key: $PLAINVERSE_KEY" ${BASE}/api/v1/verse/${api.slug}`)
     t.match(html, text(api.attribution.license))
   }
