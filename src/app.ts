@@ -12,6 +12,7 @@ import { SessionStore } from './dashboard/session.store.js'
 import { registerDiscoveryRoutes } from './discovery/discovery.routes.js'
 import { writeClientError } from './http/client-error.js'
 import { requestIdOf } from './http/request-id.js'
+import { lazyChildLoggerFactory } from './http/request-logger.js'
 import { installCors } from './http/cors.js'
 import { installQueryIntegers } from './http/query-integers.js'
 import { registerIdentity } from './identity/identity.plugin.js'
@@ -71,7 +72,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const metrics = metricsEnabled(config.metrics) ? deps.metrics : undefined
   const metricsToken = config.metrics.token
   const app = Fastify({
-    ...(deps.logger === undefined ? { logger: false } : { loggerInstance: deps.logger }),
+    ...(deps.logger === undefined ? { logger: false } : { loggerInstance: deps.logger, childLoggerFactory: lazyChildLoggerFactory }),
     // Slugs are checked by the verse service, which answers 404 for long garbage; the
     // router's own limit would answer before it with a body of its own.
     routerOptions: { maxParamLength: 10_000 },
