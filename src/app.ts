@@ -12,11 +12,12 @@ import { SessionStore } from './dashboard/session.store.js'
 import { registerDiscoveryRoutes } from './discovery/discovery.routes.js'
 import { writeClientError } from './http/client-error.js'
 import { requestIdOf } from './http/request-id.js'
-import { installCors } from './http/cors.js'
+import { lazyChildLoggerFactory } from './http/request-logger.js'
+import { addCorsHeaders } from './http/cors.js'
 import { installQueryIntegers } from './http/query-integers.js'
 import { registerIdentity } from './identity/identity.plugin.js'
 import type { DatabaseHandle } from './infra/database.js'
-import type { Clock } from './infra/clock.js'
+import { epochMs, type Clock } from './infra/clock.js'
 import { registerApiKeyAuth } from './keys/api-key.plugin.js'
 import { registerKeyRoutes } from './keys/keys.routes.js'
 import { MCP_TOOLS } from './mcp/mcp.tools.js'
@@ -71,7 +72,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const metrics = metricsEnabled(config.metrics) ? deps.metrics : undefined
   const metricsToken = config.metrics.token
   const app = Fastify({
-    ...(deps.logger === undefined ? { logger: false } : { loggerInstance: deps.logger }),
+    ...(deps.logger === undefined ? { logger: false } : { loggerInstance: deps.logger, childLoggerFactory: lazyChildLoggerFactory }),
     // Slugs are checked by the verse service, which answers 404 for long garbage; the
     // router's own limit would answer before it with a body of its own.
     routerOptions: { maxParamLength: 10_000 },
@@ -100,12 +101,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.server.maxConnections = config.http.maxConnections
   // The per-second limits go on first, so that every route registered below gets them:
   // per key where the API key is checked, per client address everywhere else.
-  const now = (): number => clock.now().getTime()
-  const authenticate = limitKeys(registerApiKeyAuth(app, services.keyVerifier).authenticate, services.rateLimiter, config.rateLimits, now)
+  const now = (): number => epochMs(clock)
+  const authenticate = limitKeys(registerApiKeyAuth(app, services.keyVerifier), services.rateLimiter, config.rateLimits, now)
   limitAddresses(app, services.rateLimiter, config.rateLimits.perAddress, authenticate, now)
-  // A callback hook, not an async one: it runs on every request and needs no promise.
+  // What every response carries, in one hook (each hook is a step of its own on every
+  // request): the request id, and CORS for the API. A callback hook: it needs no promise.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id)
+    addCorsHeaders(request, reply)
     done()
   })
   if (metrics !== undefined) installRequestMetrics(app, metrics)
@@ -125,7 +128,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   installErrorHandling(app, config.publicBaseUrl, knownRoutes, htmlErrors)
   // Request bodies are JSON only; anything else is 415 rather than a string that fails validation.
   app.removeContentTypeParser('text/plain')
-  installCors(app)
   installQueryIntegers(app)
   await registerIdentity(app, services.identity, config.auth)
 

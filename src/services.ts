@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto'
 import type { FastifyBaseLogger } from 'fastify'
 import type { Config } from './config.js'
 import { IdentityVerifier } from './identity/identity.service.js'
-import type { Clock } from './infra/clock.js'
+import { epochMs, type Clock } from './infra/clock.js'
 import type { DatabaseHandle } from './infra/database.js'
 import { KeyVerifier } from './keys/key-verifier.js'
 import { KeysRepository } from './keys/keys.repository.js'
@@ -79,7 +79,7 @@ async function redisCounter(url: string, clock: Clock, logger: ServiceDeps['logg
     createRedis(url, (error) => logger.warn({ err: error }, 'redis connection error')),
     {
       prefix: 'plainverse:',
-      now: () => clock.now().getTime(),
+      now: () => epochMs(clock),
     },
   )
 }
@@ -91,16 +91,16 @@ async function redisCounter(url: string, clock: Clock, logger: ServiceDeps['logg
 export async function createServices(deps: ServiceDeps): Promise<Services> {
   const { config, database, clock, logger } = deps
   const counter: QuotaCounter =
-    config.redisUrl === undefined ? new MemoryQuotaCounter({ now: () => clock.now().getTime() }) : await redisCounter(config.redisUrl, clock, logger)
+    config.redisUrl === undefined ? new MemoryQuotaCounter({ now: () => epochMs(clock) }) : await redisCounter(config.redisUrl, clock, logger)
   const journal = new UsageJournal(deps.journalDir)
   const usage = new UsageService(new UsageRepository(database.db), journal, logger, clock)
   const replayed = await usage.recover()
   if (replayed > 0) logger.info({ replayed }, 'usage journal replayed into the ledger')
   const keysRepository = new KeysRepository(database.db)
-  const keyVerifier = new KeyVerifier(keysRepository, { pollIntervalMs: KEY_POLL_INTERVAL_MS, now: () => clock.now().getTime(), logger })
+  const keyVerifier = new KeyVerifier(keysRepository, { pollIntervalMs: KEY_POLL_INTERVAL_MS, now: () => epochMs(clock), logger })
   const keys = new KeysService(keysRepository, keyVerifier, config.quotas)
   const quotas = new QuotaService(counter, usage, config.quotas, clock, { opPrefix: randomBytes(8).toString('hex'), logger })
-  const identity = new IdentityVerifier(config.auth, { now: () => clock.now().getTime() })
+  const identity = new IdentityVerifier(config.auth, { now: () => epochMs(clock) })
   const verses = new VersesService({
     verses: deps.stores.verses,
     content: deps.stores.content,
@@ -129,7 +129,7 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
     keys,
     usage,
     quotas,
-    rateLimiter: new RateLimiter(counter, () => clock.now().getTime()),
+    rateLimiter: new RateLimiter(counter, () => epochMs(clock)),
     identity,
     operator: new OperatorService({ keys, usage, quotaConfig: config.quotas, clock }),
     dashboard: new DashboardService({ identity, keys, quotas, usage, quotaConfig: config.quotas, clock }),

@@ -2,7 +2,7 @@
  * CORS for the public API: any origin may call it (credentials are headers, never cookies),
  * and browsers may read the caching and rate-limit headers.
  */
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 
 const EXPOSED = [
   'ETag',
@@ -17,17 +17,14 @@ const EXPOSED = [
 const ALLOWED_HEADERS = 'X-API-Key, Authorization, If-None-Match, Content-Type'
 
 /**
- * Adds CORS headers to /api/v1 responses to cross-origin requests (those with an `Origin`
- * header; the answer does not depend on which origin, so no `Vary` is needed).
+ * Adds CORS headers to a /api/v1 response to a cross-origin request (one with an `Origin`
+ * header; the answer does not depend on which origin, so no `Vary` is needed). Called by the
+ * app's one onRequest hook for every request.
  */
-export function installCors(app: FastifyInstance): void {
-  // A callback hook, not an async one: it runs on every request and needs no promise.
-  app.addHook('onRequest', (request, reply, done) => {
-    if (request.headers.origin !== undefined && request.url.startsWith('/api/v1/')) {
-      reply.header('access-control-allow-origin', '*').header('access-control-expose-headers', EXPOSED)
-    }
-    done()
-  })
+export function addCorsHeaders(request: FastifyRequest, reply: FastifyReply): void {
+  if (request.headers.origin !== undefined && request.url.startsWith('/api/v1/')) {
+    reply.header('access-control-allow-origin', '*').header('access-control-expose-headers', EXPOSED)
+  }
 }
 
 /** The preflight answer for a path whose methods are `methods`. */

@@ -39,9 +39,17 @@ export class RepresentationCache<K = string> {
 
   /** The cached representation for `key`, building (and caching) it on a miss. */
   get(key: K, build: () => string): Representation {
-    const hit = this.entries.get(key)
-    if (hit !== undefined) return hit
-    const body = Buffer.from(build())
+    return this.entries.get(key) ?? this.put(key, build())
+  }
+
+  /** The cached representation for `key`, if any (with `put`: no closure on the hot path). */
+  peek(key: K): Representation | undefined {
+    return this.entries.get(key)
+  }
+
+  /** Caches the representation `serialized` for `key` and returns it. */
+  put(key: K, serialized: string): Representation {
+    const body = Buffer.from(serialized)
     const entry = { body, etag: etagOf(body) }
     this.entries.set(key, entry)
     if (this.entries.size > this.capacity) {

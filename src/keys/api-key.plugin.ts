@@ -85,6 +85,12 @@ export interface ApiKeyAuth {
    * fast path, so that a cached key costs no promise. It sets `request.apiKey`.
    */
   readonly authenticate: (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => void
+  /**
+   * The fast path of `authenticate` alone: the verified key when memory can answer (it sets
+   * `request.apiKey`), undefined when the database must be asked (use `authenticate`).
+   * @throws AppError missing_credentials (401), invalid_api_key or domain_not_allowed (403).
+   */
+  readonly authenticateNow: (request: FastifyRequest) => KeyRecord | undefined
 }
 
 /**
@@ -94,18 +100,21 @@ export interface ApiKeyAuth {
  */
 export function registerApiKeyAuth(app: FastifyInstance, verifier: KeyVerifier): ApiKeyAuth {
   app.decorateRequest('apiKey', undefined)
+  const authenticateNow = (request: FastifyRequest): KeyRecord | undefined => {
+    const cached = authenticateApiKeyCached(request, verifier)
+    if (cached !== undefined) request.apiKey = cached
+    return cached
+  }
   return {
+    authenticateNow,
     authenticate(request, _reply, done) {
       let cached: KeyRecord | undefined
       try {
-        cached = authenticateApiKeyCached(request, verifier)
+        cached = authenticateNow(request)
       } catch (error) {
         return done(error as Error)
       }
-      if (cached !== undefined) {
-        request.apiKey = cached
-        return done()
-      }
+      if (cached !== undefined) return done()
       authenticateApiKey(request, verifier).then(
         (key) => {
           request.apiKey = key

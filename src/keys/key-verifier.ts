@@ -28,6 +28,10 @@ export interface KeyCacheStats {
   readonly keys: number
 }
 
+const MALFORMED: KeyCheck = Object.freeze({ ok: false, reason: 'malformed' })
+const UNKNOWN: KeyCheck = Object.freeze({ ok: false, reason: 'unknown' })
+const REVOKED: KeyCheck = Object.freeze({ ok: false, reason: 'revoked' })
+
 /** Unknown hashes are remembered briefly, so that a flood of made-up keys does not reach the database. */
 const NEGATIVE_TTL_MS = 2_000
 const NEGATIVE_MAX = 10_000
@@ -41,6 +45,8 @@ export class KeyVerifier {
   /** Hashes of keys already found, by the presented key (memory only, bounded). */
   private readonly hashByPresented = new Map<string, string>()
   private readonly hashById = new Map<string, string>()
+  /** The accepted answer of each current record (a changed key is a new record). */
+  private readonly accepted = new WeakMap<KeyRecord, KeyCheck>()
   private readonly unknown = new Map<string, number>()
   /** Database lookups under way, by key hash. */
   private readonly lookups = new Map<string, Promise<KeyRecord | undefined>>()
@@ -78,7 +84,7 @@ export class KeyVerifier {
   private fromMemory(presented: string): KeyCheck | undefined {
     // Keys seen before skip the checksum and the SHA-256 (a quarter of the hot path's own work).
     const known = this.hashByPresented.get(presented)
-    if (known === undefined && !isWellFormedKey(presented)) return { ok: false, reason: 'malformed' }
+    if (known === undefined && !isWellFormedKey(presented)) return MALFORMED
     const hash = known ?? hashKey(presented)
     const record = this.byHash.get(hash)
     if (record !== undefined && known === undefined) {
@@ -86,7 +92,15 @@ export class KeyVerifier {
       this.hashByPresented.set(presented, hash)
     }
     if (record === undefined) return undefined
-    return record.revokedAt === null ? { ok: true, key: record } : { ok: false, reason: 'revoked' }
+    return this.checkOf(record)
+  }
+
+  /** The answer for a known key: one object per record, made once (every request asks). */
+  private checkOf(record: KeyRecord): KeyCheck {
+    if (record.revokedAt !== null) return REVOKED
+    let check = this.accepted.get(record)
+    if (check === undefined) this.accepted.set(record, (check = Object.freeze({ ok: true, key: record })))
+    return check
   }
 
   /** Checks a presented key: shape and checksum first, then the cache, then the database. */
@@ -96,8 +110,8 @@ export class KeyVerifier {
     this.misses++
     const hash = hashKey(presented)
     const record = this.byHash.get(hash) ?? (await this.lookUpMissing(hash))
-    if (record === undefined) return { ok: false, reason: 'unknown' }
-    return record.revokedAt === null ? { ok: true, key: record } : { ok: false, reason: 'revoked' }
+    if (record === undefined) return UNKNOWN
+    return this.checkOf(record)
   }
 
   /**

@@ -26,7 +26,11 @@ export interface MemoryQuotaCounterOptions {
 export class MemoryQuotaCounter implements QuotaCounter {
   /** One instance's counts: nobody else counts in them. */
   readonly shared = false
-  readonly #entries = new Map<string, Entry>()
+  /**
+   * Entries by period, then key id: both strings are the same objects request after request
+   * (the key's record, the cached month), so a lookup hashes nothing new and builds no key.
+   */
+  readonly #entries = new Map<string, Map<string, Entry>>()
   readonly #windows = new MemoryRateWindow()
   readonly #now: () => number
   #nextSweepAt = 0
@@ -46,7 +50,7 @@ export class MemoryQuotaCounter implements QuotaCounter {
 
   /** `consume` without a promise: the hot path of the embedded default. */
   consumeNow(keyId: string, period: string, limit: number): ConsumeResult {
-    assertCounterArgs({ keyId, period, limit })
+    if (!(Number.isSafeInteger(limit) && limit >= 0)) assertCounterArgs({ keyId, period, limit })
     const entry = this.#live(keyId, period)
     if (entry === undefined) return { status: 'uninitialised' }
     if (entry.count >= limit) return { status: 'exhausted', count: entry.count }
@@ -61,7 +65,9 @@ export class MemoryQuotaCounter implements QuotaCounter {
     if (existing !== undefined) return existing.count
     // Same as Redis with a PXAT in the past: the key would vanish at once, so store nothing.
     if (expiresAt <= this.#now()) return value
-    this.#entries.set(mapKey(keyId, period), { count: value, expiresAt })
+    let keys = this.#entries.get(period)
+    if (keys === undefined) this.#entries.set(period, (keys = new Map()))
+    keys.set(keyId, { count: value, expiresAt })
     return value
   }
 
@@ -72,7 +78,7 @@ export class MemoryQuotaCounter implements QuotaCounter {
 
   /** `peek` without a promise. */
   peekNow(keyId: string, period: string): number | undefined {
-    assertCounterArgs({ keyId, period })
+    // #live checks the arguments.
     return this.#live(keyId, period)?.count
   }
 
@@ -114,18 +120,28 @@ export class MemoryQuotaCounter implements QuotaCounter {
   /** The entry if it exists and has not expired; expired entries are removed on the way. */
   #live(keyId: string, period: string): Entry | undefined {
     this.#assertOpen()
+    // The argument checks of assertCounterArgs, without its object: keyId non-empty, and a
+    // period checked once when it is first counted in (below) or looked up in vain.
+    if (keyId.length === 0) assertCounterArgs({ keyId, period })
     const now = this.#now()
     // Keys that are never touched again would otherwise stay forever; an occasional full scan
     // keeps memory bounded by the keys active in the current period.
     if (now >= this.#nextSweepAt) {
       this.#nextSweepAt = now + SWEEP_INTERVAL_MS
-      for (const [key, entry] of this.#entries) if (entry.expiresAt <= now) this.#entries.delete(key)
+      for (const [name, keys] of this.#entries) {
+        for (const [key, entry] of keys) if (entry.expiresAt <= now) keys.delete(key)
+        if (keys.size === 0) this.#entries.delete(name)
+      }
     }
-    const key = mapKey(keyId, period)
-    const entry = this.#entries.get(key)
+    const keys = this.#entries.get(period)
+    if (keys === undefined) {
+      assertCounterArgs({ keyId, period })
+      return undefined
+    }
+    const entry = keys.get(keyId)
     if (entry === undefined) return undefined
     if (entry.expiresAt <= now) {
-      this.#entries.delete(key)
+      keys.delete(keyId)
       return undefined
     }
     return entry
@@ -137,11 +153,8 @@ export class MemoryQuotaCounter implements QuotaCounter {
 
   /** How many entries are held, expired or not (for tests of the memory bound). */
   get size(): number {
-    return this.#entries.size
+    let size = 0
+    for (const keys of this.#entries.values()) size += keys.size
+    return size
   }
-}
-
-/** Unambiguous because a period never contains ':' (checked by assertCounterArgs). */
-function mapKey(keyId: string, period: string): string {
-  return `${keyId}:${period}`
 }

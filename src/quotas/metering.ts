@@ -14,7 +14,7 @@ import { requireApiKey, type ApiKeyAuth } from '../keys/api-key.plugin.js'
 import type { KeyRecord } from '../keys/keys.repository.js'
 import type { UsageAttribution } from '../usage/usage.journal.js'
 import type { CountedEndpoint } from '../usage/usage.service.js'
-import { rateLimitHeaders } from './quota.headers.js'
+import { rateLimitHeaders, writeRateLimitHeaders } from './quota.headers.js'
 import type { ConsumeOutcome, QuotaService, QuotaState } from './quota.service.js'
 
 type OnSend = (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: Error | null, payload?: unknown) => void) => void
@@ -68,10 +68,10 @@ export function quotaExceeded(state: QuotaState): AppError {
  * The metering of one app.
  * @example const metering = createMetering(registerApiKeyAuth(app, verifier), quotas)
  */
-export function createMetering(auth: ApiKeyAuth, quotas: QuotaService): Metering {
+export function createMetering(auth: Pick<ApiKeyAuth, 'authenticate'>, quotas: QuotaService): Metering {
   const settle = (reply: FastifyReply, outcome: ConsumeOutcome): void => {
     if (!outcome.allowed) throw quotaExceeded(outcome.state)
-    reply.headers(rateLimitHeaders(outcome.state))
+    writeRateLimitHeaders(reply, outcome.state)
   }
   return {
     authenticate: auth.authenticate,
@@ -80,7 +80,7 @@ export function createMetering(auth: ApiKeyAuth, quotas: QuotaService): Metering
       if (request.apiKey === undefined || reply.hasHeader('ratelimit') || reply.statusCode >= 500) return done(null, payload)
       quotas.state(request.apiKey).then(
         (state) => {
-          reply.headers(rateLimitHeaders(state))
+          writeRateLimitHeaders(reply, state)
           done(null, payload)
         },
         // The answer is decided already; headers it cannot have now must not replace it.
@@ -109,7 +109,7 @@ export function createMetering(auth: ApiKeyAuth, quotas: QuotaService): Metering
       const key = requireApiKey(request)
       const admit = (state: QuotaState): void => {
         if (state.remaining === 0) throw quotaExceeded(state)
-        reply.headers(rateLimitHeaders(state))
+        writeRateLimitHeaders(reply, state)
       }
       const state = quotas.stateNow(key)
       if (state === undefined) return quotas.state(key).then(admit)

@@ -16,6 +16,25 @@ export function rateLimitHeaders(state: QuotaState): Record<string, string> {
   }
 }
 
+/** Where the fields are written: a Fastify reply. */
+interface HeaderSink {
+  header(name: string, value: string): unknown
+}
+
+/**
+ * Writes the fields of `rateLimitHeaders(state)` onto a reply one by one: the same fields
+ * without the object in between (every counted response does this).
+ */
+export function writeRateLimitHeaders(reply: HeaderSink, state: QuotaState): void {
+  const fixed = fixedFields(state)
+  const remaining = String(state.remaining)
+  reply.header('ratelimit-policy', fixed.policy)
+  reply.header('ratelimit', `"monthly";r=${remaining};t=${state.resetSeconds}`)
+  reply.header('x-ratelimit-limit', fixed.limitText)
+  reply.header('x-ratelimit-remaining', remaining)
+  reply.header('x-ratelimit-reset', fixed.reset)
+}
+
 /** The fields that change only with the limit or the month, kept from the last call (the hot path asks every time). */
 interface FixedFields {
   readonly limit: number

@@ -5,7 +5,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify'
 import { monthlyAllowance, type QuotaConfig } from '../config.js'
-import type { Clock } from '../infra/clock.js'
+import { epochMs, type Clock } from '../infra/clock.js'
 import type { KeyRecord } from '../keys/keys.repository.js'
 import type { Journalled, UsageAttribution } from '../usage/usage.journal.js'
 import { UsageNotSettledError, type CountedEndpoint, type UsageService } from '../usage/usage.service.js'
@@ -74,15 +74,22 @@ export class QuotaService {
     private readonly options: { readonly opPrefix: string; readonly logger: Pick<FastifyBaseLogger, 'info' | 'warn'> },
   ) {}
 
-  private periodAt(now: Date): MonthPeriod {
-    const time = now.getTime()
-    if (this.month === undefined || time < this.month.start.getTime() || time >= this.month.end.getTime()) this.month = monthPeriod(now)
+  // Its bounds in epoch ms, so that the hot path compares numbers and makes no Date.
+  private monthStartMs = 0
+  private monthEndMs = 0
+
+  private periodAt(nowMs: number): MonthPeriod {
+    if (this.month === undefined || nowMs < this.monthStartMs || nowMs >= this.monthEndMs) {
+      this.month = monthPeriod(new Date(nowMs))
+      this.monthStartMs = this.month.start.getTime()
+      this.monthEndMs = this.month.end.getTime()
+    }
     return this.month
   }
 
   /** The key's current quota, without counting anything. */
   async state(key: KeyRecord): Promise<QuotaState> {
-    const now = this.clock.now()
+    const now = epochMs(this.clock)
     const period = this.periodAt(now)
     const used = (await this.counter.peek(key.id, period.id)) ?? (await this.rebuild(key, period))
     return this.describe(key, period, used, now)
@@ -94,7 +101,7 @@ export class QuotaService {
    */
   stateNow(key: KeyRecord): QuotaState | undefined {
     if (this.counter.peekNow === undefined) return undefined
-    const now = this.clock.now()
+    const now = epochMs(this.clock)
     const period = this.periodAt(now)
     const used = this.counter.peekNow(key.id, period.id)
     return used === undefined ? undefined : this.describe(key, period, used, now)
@@ -109,7 +116,7 @@ export class QuotaService {
    */
   consumeThen(key: KeyRecord, endpoint: CountedEndpoint, style: string, journalled: Journalled): ConsumeOutcome | undefined {
     if (this.counter.consumeNow === undefined) return undefined
-    const now = this.clock.now()
+    const now = epochMs(this.clock)
     const period = this.periodAt(now)
     const result = this.counter.consumeNow(key.id, period.id, monthlyAllowance(this.quotas, key.tier))
     if (result.status === 'uninitialised') return undefined
@@ -152,7 +159,7 @@ export class QuotaService {
   }
 
   private async decide(key: KeyRecord, endpoint: CountedEndpoint, style: string, attribution?: UsageAttribution): Promise<ConsumeOutcome> {
-    const now = this.clock.now()
+    const now = epochMs(this.clock)
     const period = this.periodAt(now)
     const limit = monthlyAllowance(this.quotas, key.tier)
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
@@ -245,8 +252,10 @@ export class QuotaService {
     this.reconcileTimer = this.unreconciled.size === 0 ? undefined : setTimeout(() => void this.reconcileNow(), RECONCILE_RETRY_MS).unref()
   }
 
-  private describe(key: KeyRecord, period: MonthPeriod, used: number, now: Date): QuotaState {
+  private describe(key: KeyRecord, period: MonthPeriod, used: number, nowMs: number): QuotaState {
     const limit = monthlyAllowance(this.quotas, key.tier)
-    return { limit, used, remaining: Math.max(0, limit - used), period, resetSeconds: period.secondsToReset(now) }
+    // As period.secondsToReset, from epoch ms: whole seconds, rounded up, 0 once over.
+    const resetSeconds = Math.max(0, Math.ceil((period.end.getTime() - nowMs) / 1000))
+    return { limit, used, remaining: Math.max(0, limit - used), period, resetSeconds }
   }
 }

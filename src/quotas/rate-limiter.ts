@@ -25,6 +25,7 @@ export class RateLimiter {
   readonly #counter: QuotaCounter
   readonly #now: () => number
   readonly #fallback = new MemoryRateWindow()
+  #allowed: RateDecision | undefined
 
   /**
    * @param counter - Where windows are counted (Redis or in-process).
@@ -40,18 +41,31 @@ export class RateLimiter {
    * second: synchronous in-process, a promise with Redis.
    */
   hit(id: string, limit: number): RateDecision | Promise<RateDecision> {
-    const now = this.#now()
-    const window = Math.floor(now / 1000)
-    const resetAt = (window + 1) * 1000
-    const decide = (count: number): RateDecision => ({ allowed: count <= limit, limit, resetAt })
+    const window = Math.floor(this.#now() / 1000)
     let counted: number | Promise<number>
     try {
       counted = this.#counter.hit(id, window)
     } catch (error) {
-      return decide(this.#local(error, id, window))
+      return this.#decide(this.#local(error, id, window), limit, window)
     }
-    if (typeof counted === 'number') return decide(counted)
-    return counted.then(decide, (error: unknown) => decide(this.#local(error, id, window)))
+    if (typeof counted === 'number') return this.#decide(counted, limit, window)
+    return counted.then(
+      (count) => this.#decide(count, limit, window),
+      (error: unknown) => this.#decide(this.#local(error, id, window), limit, window),
+    )
+  }
+
+  /**
+   * The decision for a count. Allowed decisions are the same for every request of a window
+   * and limit, so the last one is handed out again rather than made anew for each request.
+   */
+  #decide(count: number, limit: number, window: number): RateDecision {
+    const resetAt = (window + 1) * 1000
+    if (count > limit) return { allowed: false, limit, resetAt }
+    const last = this.#allowed
+    if (last !== undefined && last.limit === limit && last.resetAt === resetAt) return last
+    this.#allowed = Object.freeze({ allowed: true, limit, resetAt })
+    return this.#allowed
   }
 
   /** The local count while the shared backend cannot answer; any other failure is a bug and is rethrown. */

@@ -135,18 +135,26 @@ export class UsageService {
     if (batch.length === 0) return
     const first = batch[0]?.seq ?? 0
     const last = batch[batch.length - 1]?.seq ?? 0
-    const sums = new Map<string, LedgerIncrement>()
+    // Counted once per entry, without a string or an object per entry: at the hot path's
+    // rates a flush aggregates tens of thousands of entries in one go on the event loop,
+    // which every response waiting behind it feels. Entries hold the same key id, period,
+    // endpoint and style strings over and over, so nested Maps find their counter by
+    // identity-cheap lookups; the increments are built once per distinct group at the end.
+    const sums = new Map<string, Map<string, Map<string, Map<string, number>>>>()
+    const daily = new Map<string, Map<string, number>>()
     const clients = new Map<string, ClientIncrement>()
     const verses = new Map<string, VerseIncrement>()
-    const daily = new Map<string, DailyIncrement>()
     const now = this.clock.now()
+    const days = new Map<string, string>()
     for (const e of batch) {
-      const day = dayIn(e.period, now)
-      const dayId = `${e.keyId}\t${day}`
-      daily.set(dayId, { keyId: e.keyId, day, queries: (daily.get(dayId)?.queries ?? 0) + 1 })
-      const id = `${e.keyId}\t${e.period}\t${e.endpoint}\t${e.style}`
-      const current = sums.get(id)
-      sums.set(id, { keyId: e.keyId, period: e.period, endpoint: e.endpoint, style: e.style, queries: (current?.queries ?? 0) + 1 })
+      let day = days.get(e.period)
+      if (day === undefined) days.set(e.period, (day = dayIn(e.period, now)))
+      const byDay = daily.get(e.keyId) ?? setIn(daily, e.keyId, new Map<string, number>())
+      byDay.set(day, (byDay.get(day) ?? 0) + 1)
+      const byPeriod = sums.get(e.keyId) ?? setIn(sums, e.keyId, new Map<string, Map<string, Map<string, number>>>())
+      const byEndpoint = byPeriod.get(e.period) ?? setIn(byPeriod, e.period, new Map<string, Map<string, number>>())
+      const byStyle = byEndpoint.get(e.endpoint) ?? setIn(byEndpoint, e.endpoint, new Map<string, number>())
+      byStyle.set(e.style, (byStyle.get(e.style) ?? 0) + 1)
       if (e.attribution === undefined) continue
       const clientId = `${e.keyId}\t${e.period}\t${e.attribution.client}\t${e.attribution.tool}`
       clients.set(clientId, {
@@ -162,13 +170,19 @@ export class UsageService {
         verses.set(verseKey, { keyId: e.keyId, period: e.period, verseId, serves: (verses.get(verseKey)?.serves ?? 0) + 1 })
       }
     }
+    const increments: LedgerIncrement[] = []
+    for (const [keyId, byPeriod] of sums)
+      for (const [period, byEndpoint] of byPeriod)
+        for (const [endpoint, byStyle] of byEndpoint) for (const [style, queries] of byStyle) increments.push({ keyId, period, endpoint, style, queries })
+    const dailyIncrements: DailyIncrement[] = []
+    for (const [keyId, byDay] of daily) for (const [day, queries] of byDay) dailyIncrements.push({ keyId, day, queries })
     await this.repository.applyBatch(
       this.journal.journalId,
       first,
       last,
-      [...sums.values()],
+      increments,
       { clients: [...clients.values()], verses: [...verses.values()] },
-      [...daily.values()],
+      dailyIncrements,
     )
     this.journal.markApplied(last)
   }
@@ -304,6 +318,12 @@ export class UsageService {
     this.chain = run.catch(() => undefined)
     return run
   }
+}
+
+/** Sets `value` under `key` and returns it. */
+function setIn<K, V>(map: Map<K, V>, key: K, value: V): V {
+  map.set(key, value)
+  return value
 }
 
 /** `YYYY-MM-DD` of an instant (UTC). */

@@ -5,7 +5,7 @@ import { routes } from '../../generated/route-schemas.js'
 import { registerPreflight } from '../http/cors.js'
 import { etagOf, ifNoneMatchMatches, type Representation, RepresentationCache } from '../http/etag.js'
 import type { Metering } from '../quotas/metering.js'
-import type { VersesService } from './verses.service.js'
+import type { StyleSelector, VersesService } from './verses.service.js'
 
 type GetVerse = operations['getVerse']['parameters']
 
@@ -16,8 +16,16 @@ type GetVerse = operations['getVerse']['parameters']
  */
 const CACHE_CAPACITY = 20_000
 /** A number per (verse, style) as the cache key: no string to build per request. */
-const STYLE_SLOT = { faithful: 0, casual: 1, all: 2 } as const
 const STYLE_SLOTS = 3
+
+/**
+ * The style's place in a verse's cache slots. Comparisons rather than an object lookup: the
+ * style is a fresh string from the query, and a keyed property load would look it up in
+ * V8's string table first.
+ */
+function styleSlot(style: StyleSelector): number {
+  return style === 'faithful' ? 0 : style === 'casual' ? 1 : 2
+}
 
 /** Runs `next` after `first`: at once when `first` is no promise, else when it resolves. */
 function then<T>(first: Promise<void> | undefined, next: () => T): T | Promise<T> {
@@ -52,7 +60,8 @@ export function registerVerseRoutes(app: FastifyInstance, deps: VerseRouteDeps):
           throw verses.notFound(request.params.slug)
         })
       }
-      const representation = representations.get(verse.id * STYLE_SLOTS + STYLE_SLOT[style], () => reply.serialize(verses.toResource(verse, style)) as string)
+      const slot = verse.id * STYLE_SLOTS + styleSlot(style)
+      const representation = representations.peek(slot) ?? representations.put(slot, reply.serialize(verses.toResource(verse, style)) as string)
       if (ifNoneMatchMatches(request.headers['if-none-match'], representation.etag)) {
         // Nor does a 304; the same 429 first.
         return then(metering.admitUncounted(request, reply), () => sendRepresentation(representation, reply, 304))
