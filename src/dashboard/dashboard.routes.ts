@@ -21,6 +21,7 @@ import { accountPage, keyPage, notConfiguredPage, operatorPage, problemPage, sig
 import { DASHBOARD_JS } from './dashboard.script.js'
 import type { DashboardService } from './dashboard.service.js'
 import type { Session, SessionStore } from './session.store.js'
+import { securityHeadersHook } from '../web/security-headers.js'
 
 /** What the dashboard routes use. */
 export interface DashboardRouteDeps {
@@ -74,7 +75,7 @@ export async function registerDashboardRoutes(app: FastifyInstance, deps: Dashbo
     crossOriginEmbedderPolicy: false,
     referrerPolicy: { policy: 'no-referrer' as const },
   }
-  const page = { config: { page: true }, helmet: security }
+  const page = { config: { page: true }, onRequest: securityHeadersHook(security) }
   const cookieOptions = { path: '/dashboard', httpOnly: true, sameSite: 'lax' as const, secure }
 
   const send = (reply: FastifyReply, status: number, body: string): FastifyReply => reply.code(status).header('cache-control', NO_STORE).type(HTML).send(body)

@@ -1,8 +1,7 @@
 /**
  * The public pages' routes: thin handlers over WebService, with entity tags, caching, the
- * strict security headers of @fastify/helmet, and HTML for a path that names nothing.
+ * strict security headers of helmet, and HTML for a path that names nothing.
  */
-import helmet from '@fastify/helmet'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { routes } from '../../generated/route-schemas.js'
 import { etagOf, sendTagged, type Representation } from '../http/etag.js'
@@ -10,6 +9,7 @@ import { SITE_CSS } from './site.css.js'
 import type { Sitemaps } from './sitemaps.js'
 import type { PageOutcome, WebService } from './web.service.js'
 import { pathOf } from '../http/url-path.js'
+import { securityHeadersHook } from './security-headers.js'
 
 /** What the routes use. */
 export interface WebRouteDeps {
@@ -68,8 +68,7 @@ function answer(request: FastifyRequest, reply: FastifyReply, outcome: PageOutco
  */
 export async function registerWebRoutes(app: FastifyInstance, deps: WebRouteDeps): Promise<void> {
   const { web, sitemaps } = deps
-  await app.register(helmet, { global: false })
-  const page = { config: { page: true }, helmet: PAGE_SECURITY }
+  const page = { config: { page: true }, onRequest: securityHeadersHook(PAGE_SECURITY) }
   const stylesheet: Representation = { body: SITE_CSS, etag: etagOf(SITE_CSS) }
 
   app.route({ ...routes.getHomePage, ...page, handler: (request, reply) => answer(request, reply, web.home(), web) })

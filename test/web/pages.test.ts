@@ -213,6 +213,14 @@ t.test('pages are cacheable: ETag, 304, Cache-Control; security headers with a s
   t.match(csp, "frame-ancestors 'none'")
   t.equal(verse.headers['x-content-type-options'], 'nosniff')
   t.ok(verse.headers['referrer-policy'] !== undefined)
+  t.equal(verse.headers['x-frame-options'], 'SAMEORIGIN')
+  t.equal(verse.headers['cross-origin-opener-policy'], 'same-origin')
+  t.match(verse.headers['strict-transport-security'], /^max-age=\d+/)
+  t.equal(verse.headers['x-powered-by'], undefined)
+  // The headers are the pages': an API answer carries none of them.
+  const books = await call(t, app.app, { url: '/api/v1/books' })
+  t.equal(books.headers['content-security-policy'], undefined, 'no page policy on the API')
+  t.equal(books.headers['x-frame-options'], undefined)
 })
 
 t.test('the sitemap index lists sitemaps covering every verse, chapter, book and narrative page, each with lastmod', async (t) => {
