@@ -12,6 +12,7 @@ RUN npm ci --no-audit --no-fund --loglevel=error
 COPY . .
 RUN node_modules/.bin/tsx scripts/generate.ts \
  && node_modules/.bin/tsc -p scripts/tsconfig.build.json \
+ && node dist/scripts/pglite-template.js \
  && npm prune --omit=dev --no-audit --no-fund --loglevel=error
 
 FROM node:20-bookworm-slim AS runtime

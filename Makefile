@@ -19,9 +19,10 @@ generate: install
 	$(BIN)/tsx scripts/generate.ts
 	$(BIN)/tsx scripts/readme-errors.ts
 
-## build: compile TypeScript to dist/
+## build: compile TypeScript to dist/, and initialize the embedded database template (dist/pglite-template)
 build: generate
 	$(BIN)/tsc -p scripts/tsconfig.build.json
+	node dist/scripts/pglite-template.js
 
 ## migrate / seed: prepare the database (the server also does both at start)
 migrate: build

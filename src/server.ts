@@ -12,6 +12,7 @@ import { retryWhile, STARTUP_BACKOFF } from './infra/backoff.js'
 import { CounterUnavailableError } from './quotas/counter.js'
 import { isDatabaseUnavailable, summarizeError } from './infra/database-errors.js'
 import { databaseLocation, openDatabase } from './infra/database.js'
+import { collectGarbage } from './infra/heap.js'
 import type { Metrics } from './metrics/metrics.registry.js'
 import type { MetricsListener } from './metrics/metrics.server.js'
 
@@ -76,6 +77,8 @@ async function main(): Promise<void> {
   const { prepared, stores } = await retryWhile(
     async () => {
       const preparedNow = await prepareDatabase(database.db)
+      // A seed leaves its work behind as garbage: reclaimed before the stores load on top of it.
+      if (Object.values(preparedNow.seed).some((report) => report.status === 'loaded')) collectGarbage()
       return { prepared: preparedNow, stores: await loadStores(database.db) }
     },
     (error) => database.kind === 'postgres' && isDatabaseUnavailable(error),

@@ -57,7 +57,7 @@ export interface Stores {
 export async function loadStores(db: Kysely<Database>): Promise<Stores> {
   const [rows, content, narrativeRows] = await Promise.all([
     new VersesRepository(db).listAll(),
-    new ContentRepository(db).listAll(),
+    new ContentRepository(db).listEffective(),
     new NarrativeContentRepository(db).listAll(),
   ])
   const verses = new VerseStore(rows)

@@ -21,19 +21,41 @@ export class ContentRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   /**
-   * Every stored row, for the in-memory store. Fetched a few books at a time, each slice as one
-   * string (fields separated by ASCII unit separators, rows by record separators, NULL as a
-   * NAK character): decoding tens of thousands of rows one by one would dominate start-up,
-   * and one string for the whole table would make the embedded database grow its memory
-   * (which it never gives back) by several times the table's size.
+   * Every stored row. Fetched a few books at a time, each slice as one string (fields separated
+   * by ASCII unit separators, rows by record separators, NULL as a NAK character): decoding tens
+   * of thousands of rows one by one would dominate start-up, and one string for the whole table
+   * would make the embedded database grow its memory (which it never gives back) by several
+   * times the table's size.
    */
   async listAll(): Promise<StyleContent[]> {
+    return this.listPacked(false)
+  }
+
+  /**
+   * The row that wins for each verse and style (curated, then generated, then modernized: the
+   * rule of content.store.ts outranks), for the in-memory store. The store keeps substrings of the packed
+   * slices, which keep each slice whole: rows another one outranks (most modernized texts) are
+   * left in the database rather than held in memory for nothing.
+   */
+  async listEffective(): Promise<StyleContent[]> {
+    return this.listPacked(true)
+  }
+
+  private async listPacked(effectiveOnly: boolean): Promise<StyleContent[]> {
     const field = (name: string) => sql`coalesce(${sql.ref(name)}, chr(21))`
     const value = (text: string | undefined): string | null => (text === undefined || text === '\u0015' ? null : text)
     const rows: StyleContent[] = []
     for (const [from, to] of verseIdSlices()) {
+      const slice = this.db.selectFrom('verse_content').selectAll().where('verse_id', '>=', from).where('verse_id', '<', to)
+      const source = effectiveOnly
+        ? slice
+            .distinctOn(['verse_id', 'style'])
+            .orderBy('verse_id')
+            .orderBy('style')
+            .orderBy(sql`case method when 'curated' then 0 when 'generated' then 1 else 2 end`)
+        : slice
       const row = await this.db
-        .selectFrom('verse_content')
+        .selectFrom(source.as('slice'))
         .select(
           sql<
             string | null
@@ -41,8 +63,6 @@ export class ContentRepository {
             'packed',
           ),
         )
-        .where('verse_id', '>=', from)
-        .where('verse_id', '<', to)
         .executeTakeFirstOrThrow()
       if (row.packed === null) continue
       for (const record of row.packed.split('\u001e')) {

@@ -2,14 +2,16 @@
  * The database: PGlite in-process (persisted in DATA_DIR) by default, or a PostgreSQL server
  * through `pg` when DATABASE_URL is set. Both speak the same SQL through the same Kysely types.
  */
-import { mkdirSync } from 'node:fs'
-import { join, resolve } from 'node:path'
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { PGlite } from '@electric-sql/pglite'
 import { Kysely, Migrator, PostgresDialect, sql } from 'kysely'
 import pg from 'pg'
 import type { Database } from '../../db/schema.js'
 import { DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts } from '../config.js'
 import { migrations } from '../../db/migrations/index.js'
+import { projectPath } from './paths.js'
 import { PGliteDialect } from './pglite-dialect.js'
 
 export type DatabaseKind = 'pglite' | 'postgres'
@@ -99,7 +101,37 @@ function createPool(location: Extract<DatabaseLocation, { kind: 'postgres' }>): 
  * bigger for good. The hot path reads memory, not the database; what the database still does
  * (start-up reads, the usage ledger, keys) fits these with room to spare.
  */
-const PGLITE_CONF = ['shared_buffers = 16MB', 'work_mem = 2MB', 'maintenance_work_mem = 16MB', 'temp_buffers = 1MB', 'wal_buffers = 1MB'].join('\n')
+export const PGLITE_CONF = ['shared_buffers = 16MB', 'work_mem = 2MB', 'maintenance_work_mem = 16MB', 'temp_buffers = 1MB', 'wal_buffers = 1MB'].join('\n')
+
+/**
+ * Where the build leaves a freshly initialized, empty embedded cluster for the installed PGlite
+ * (scripts/pglite-template.ts), one folder per PGlite version so that a template never outlives
+ * the PGlite that made it.
+ */
+export function pgliteTemplateDir(): string {
+  const packageJson = join(dirname(dirname(fileURLToPath(import.meta.resolve('@electric-sql/pglite')))), 'package.json')
+  const { version } = JSON.parse(readFileSync(packageJson, 'utf8')) as { version: string }
+  return projectPath('dist', 'pglite-template', version)
+}
+
+/**
+ * Starts an empty embedded database folder from the build's template, when there is one: PGlite's
+ * own initdb runs a second PostgreSQL and the initdb program in this process, which takes several
+ * seconds and leaves some 400 MiB of WebAssembly memory behind (collected late, if ever, while the
+ * seed runs on top of it). The copy lands under another name and is renamed into place, so an
+ * interrupted copy never looks like a database. Without a template (running from sources before
+ * a build), PGlite initializes the folder itself as before.
+ */
+function copyPgliteTemplate(dir: string): void {
+  if (existsSync(join(dir, 'PG_VERSION')) || readdirSync(dir).length > 0) return
+  const template = pgliteTemplateDir()
+  if (!existsSync(join(template, 'PG_VERSION'))) return
+  const copying = `${dir}.copying-${process.pid}`
+  rmSync(copying, { recursive: true, force: true })
+  cpSync(template, copying, { recursive: true, filter: (source) => !source.endsWith('postmaster.pid') })
+  rmSync(dir, { recursive: true })
+  renameSync(copying, dir)
+}
 
 /** How long /readyz waits for the database before it says "not ready". */
 const PING_TIMEOUT_MS = 2_000
@@ -116,7 +148,10 @@ export async function openDatabase(location: DatabaseLocation): Promise<Database
     stats = () => ({ kind: 'postgres', total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max })
     db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
   } else {
-    if (location.dir !== undefined) mkdirSync(location.dir, { recursive: true })
+    if (location.dir !== undefined) {
+      mkdirSync(location.dir, { recursive: true })
+      copyPgliteTemplate(location.dir)
+    }
     const pglite = await PGlite.create({ ...(location.dir === undefined ? {} : { dataDir: location.dir }), postgresqlconf: PGLITE_CONF })
     db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) })
   }

@@ -36,8 +36,15 @@ export interface Postings {
 /** The index of one text (field) of every verse. */
 export class FieldIndex {
   constructor(
-    /** Postings by stem id; undefined where no verse's text has the stem. */
-    private readonly postings: ReadonlyArray<Postings | undefined>,
+    /**
+     * Where each stem's postings start in `postingDocs` and `postingTfs` (one more entry than
+     * stems; equal neighbours: no verse's text has the stem). All postings of a field live in two
+     * arrays rather than two small arrays per stem: tens of thousands of typed arrays, each with
+     * its own buffer, cost more in object headers and allocations than the postings themselves.
+     */
+    private readonly postingStart: Uint32Array,
+    private readonly postingDocs: Int32Array,
+    private readonly postingTfs: Uint16Array,
     /** K1 * (1 - B + B * length / average length) of each document: the BM25 length norm. */
     readonly norms: Float32Array,
     /** How many documents have this text. */
@@ -50,7 +57,10 @@ export class FieldIndex {
 
   /** The postings of a stem, if any document has it. */
   postingsOf(stemId: number): Postings | undefined {
-    return this.postings[stemId]
+    const from = this.postingStart[stemId]
+    const to = this.postingStart[stemId + 1]
+    if (from === undefined || to === undefined || from === to) return undefined
+    return { docs: this.postingDocs.subarray(from, to), tfs: this.postingTfs.subarray(from, to) }
   }
 
   /** The BM25 inverse document frequency of a stem with these postings. */
@@ -181,11 +191,16 @@ class FieldBuilder {
     const present = this.lengths.filter((n) => n > 0)
     const average = present.reduce((sum, n) => sum + n, 0) / Math.max(1, present.length)
     const norms = Float32Array.from(this.lengths, (n) => K1 * (1 - B + (B * n) / Math.max(1, average)))
-    const postings = Array.from(this.postingDocs, (docs, stemId): Postings | undefined =>
-      docs === undefined ? undefined : { docs: Int32Array.from(docs), tfs: Uint16Array.from(this.postingTfs[stemId] ?? []) },
-    )
+    const postingStart = new Uint32Array(this.postingDocs.length + 1)
+    for (let stemId = 0; stemId < this.postingDocs.length; stemId++)
+      postingStart[stemId + 1] = (postingStart[stemId] as number) + (this.postingDocs[stemId]?.length ?? 0)
+    const total = postingStart[this.postingDocs.length] as number
+    const docs = new Int32Array(total)
+    const tfs = new Uint16Array(total)
+    this.postingDocs.forEach((list, stemId) => docs.set(list, postingStart[stemId]))
+    this.postingTfs.forEach((list, stemId) => tfs.set(list, postingStart[stemId]))
     const wordStart = this.wordStart.toInt32Array()
-    return new FieldIndex(postings, norms, present.length, this.words.toInt32Array(), new Uint32Array(wordStart.buffer, 0, wordStart.length))
+    return new FieldIndex(postingStart, docs, tfs, norms, present.length, this.words.toInt32Array(), new Uint32Array(wordStart.buffer, 0, wordStart.length))
   }
 }
 
