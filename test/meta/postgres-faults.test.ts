@@ -121,7 +121,7 @@ t.test('PostgreSQL faults under a running server', { skip: unavailable ?? false 
     t.equal(running().child.exitCode, null, 'still running')
 
     await instance.start()
-    await eventually('ready again', async () => (await fetch(`${running().baseUrl}/readyz`)).status === 200)
+    await eventually('ready again', async () => (await fetchChecked(t, running().baseUrl, '/readyz')).status === 200)
     await eventually('the journalled queries reach the ledger', async () => (await ledgerTotal()) === before + 3)
     t.pass('the three queries served during the outage are in the ledger')
     t.equal((await usage()).json<{ total_queries: number }>().total_queries, before + 3)
