@@ -2026,7 +2026,7 @@ export interface components {
                 };
             };
         };
-        /** @description Something this request needs is unavailable for now: the database (code `database_unavailable`) or the quota counter (`quota_backend_unavailable`: Redis is down, or a lost counter is being rebuilt), both with `Retry-After`; nothing was served or counted. For key management and account usage, also: no identity provider is configured on this server (`sign_in_not_configured`), or the identity provider's signing keys cannot be fetched (`identity_provider_unavailable`, with `Retry-After`; the token itself may be fine, so retry rather than sign in again). */
+        /** @description Something this request needs is unavailable for now: the database (code `database_unavailable`) or the quota counter (`quota_backend_unavailable`: Redis is down, or a lost counter is being rebuilt), both with `Retry-After`; nothing was served or counted. For key management and account usage, also: no identity provider is configured on this server (`sign_in_not_configured`, without `Retry-After`: it is configuration, not time, and retrying does not help until the operator sets one), or the identity provider's signing keys cannot be fetched (`identity_provider_unavailable`, with `Retry-After`; the token itself may be fine, so retry rather than sign in again). */
         ServiceUnavailable: {
             headers: {
                 "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
@@ -2097,9 +2097,10 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The service is not ready (code `not_ready`). */
+        /** @description The service is not ready (code `not_ready`): starting, shutting down, or its database or quota counter does not answer. Temporary, so always with `Retry-After`. */
         NotReady: {
             headers: {
+                "Retry-After": components["headers"]["NotReadyRetryAfter"];
                 [name: string]: unknown;
             };
             content: {
@@ -2133,8 +2134,10 @@ export interface components {
         XRateLimitReset: number;
         /** @description Seconds to wait before retrying: on a 429 for the monthly quota, until the quota resets (the next month, UTC); on a 429 for the per-second limit, until the current second ends (1). Always sent on a 429. */
         RetryAfter: number;
-        /** @description On a 503 for a backend that does not answer (`database_unavailable`, `quota_backend_unavailable`, `identity_provider_unavailable`), a short wait for it to come back, in seconds; absent on `not_ready` and `sign_in_not_configured`. */
+        /** @description On a 503 for a backend that does not answer (`database_unavailable`, `quota_backend_unavailable`, `identity_provider_unavailable`), a short wait for it to come back, in seconds (2). Absent on `sign_in_not_configured`: that 503 is configuration, not time (no identity provider is set on this server), and no wait makes a retry succeed until the operator configures one. */
         BackendRetryAfter: number;
+        /** @description On `not_ready`, seconds to wait before asking again (2): the instance is starting, shutting down or waiting for its database or quota counter, all of which pass. */
+        NotReadyRetryAfter: number;
         /** @description The challenge (RFC 9110 section 11.6.1), sent with every 401: the schemes to authenticate with, and `error="invalid_token"` for a rejected identity token (RFC 6750). */
         WWWAuthenticate: string;
         /** @description Entity tag of the representation (strong validator). Always sent where listed. */

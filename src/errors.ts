@@ -79,11 +79,16 @@ export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, CatalogueEntry>> = Obje
       'More requests in one second than allowed: per key on the routes that take an API key (by tier), per client address on the others. Wait for Retry-After (1 second) and spread requests out.',
   },
   internal_error: { status: 500, title: 'Internal error', description: 'An unexpected error; it has been logged. Retrying may help.' },
-  not_ready: { status: 503, title: 'Not ready', description: 'The service is starting or shutting down.' },
+  not_ready: {
+    status: 503,
+    title: 'Not ready',
+    description: 'The service is starting or shutting down, or its database or quota counter does not answer. Retry after Retry-After seconds.',
+  },
   sign_in_not_configured: {
     status: 503,
     title: 'Sign-in not configured',
-    description: 'This server has no identity provider configured: set AUTH_JWKS_URL or AUTH_JWT_SECRET (see README).',
+    description:
+      'This server has no identity provider configured: set AUTH_JWKS_URL or AUTH_JWT_SECRET (see README). Configuration, not a passing state: no Retry-After.',
   },
   quota_backend_unavailable: {
     status: 503,

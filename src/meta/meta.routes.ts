@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify'
 import { routes } from '../../generated/route-schemas.js'
 import { withCodeSamples } from '../discovery/code-samples.js'
 import type { OpenApiDocument } from '../discovery/openapi-view.js'
-import { AppError, codeOfProblemType, ERROR_CATALOGUE } from '../errors.js'
+import { AppError, codeOfProblemType, ERROR_CATALOGUE, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../errors.js'
 import { sendTagged } from '../http/etag.js'
 import { projectPath } from '../infra/paths.js'
 import { docsPage, DOCS_SECURITY_POLICY, referenceScript } from './docs.page.js'
@@ -23,6 +23,14 @@ export interface MetaDeps {
   readonly contact: { readonly email: string; readonly url: string }
   /** A problem type's page, in the public pages' layout. */
   readonly problemPage: (problem: { title: string; status: number; code: string; detail: string }, path: string) => string
+}
+
+/**
+ * The readiness probe's 503. Every cause passes (a start, a shutdown, a backend coming back), so
+ * it carries Retry-After like the other temporary 503s; a load balancer moves on, a client waits.
+ */
+function notReady(detail: string): AppError {
+  return new AppError('not_ready', detail, { headers: { 'retry-after': String(UNAVAILABLE_RETRY_AFTER_SECONDS) } })
 }
 
 /** Registers /healthz, /readyz, /api/v1/openapi.{json,yaml} and /docs. */
@@ -60,16 +68,16 @@ export async function registerMetaRoutes(app: FastifyInstance, deps: MetaDeps): 
   app.route({
     ...routes.getReadiness,
     async handler() {
-      if (!deps.isReady()) throw new AppError('not_ready', 'The service is starting or shutting down.')
+      if (!deps.isReady()) throw notReady('The service is starting or shutting down.')
       try {
         await deps.database.ping()
       } catch {
-        throw new AppError('not_ready', 'The database does not answer.')
+        throw notReady('The database does not answer.')
       }
       try {
         await deps.counter.ping()
       } catch {
-        throw new AppError('not_ready', 'The quota counter backend (Redis) does not answer.')
+        throw notReady('The quota counter backend (Redis) does not answer.')
       }
       return { status: 'ready' as const, verses: deps.verseCount(), database: deps.database.kind }
     },

@@ -12,6 +12,8 @@ import { HtmlValidate } from 'html-validate'
 import t, { type Test } from 'tap'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
 import { buildTestApp, TestClock } from '../helpers/app.js'
+import { checkPageResponses, fetchChecked } from '../helpers/http.js'
+import { contractViolations } from '../helpers/contract.js'
 import { freePort, startDashboard } from '../helpers/oidc.js'
 import { TEST_JWT_SECRET } from '../helpers/tokens.js'
 
@@ -51,13 +53,20 @@ async function signIn(page: Page, baseUrl: string, login: string): Promise<void>
   await page.waitForURL(`${baseUrl}/dashboard`)
 }
 
-/** A fetch from a page of another origin, as a browser app using the key would make it. */
-async function fetchFrom(context: BrowserContext, origin: string, url: string, key: string): Promise<{ status: number; code: string | undefined }> {
+/**
+ * A fetch from a page of another origin, as a browser app using the key would make it; the
+ * response, as the network gave it, is checked against the contract before the page closes.
+ */
+async function fetchFrom(t: Test, context: BrowserContext, origin: string, url: string, key: string): Promise<{ status: number; code: string | undefined }> {
   const page = await context.newPage()
   await page.goto(`${origin}/terms`)
+  const responded = page.waitForResponse((r) => r.url() === url && r.request().method() === 'GET')
   const result = (await page.evaluate(
     `fetch(${JSON.stringify(url)}, { headers: { 'X-API-Key': ${JSON.stringify(key)} } }).then(async (r) => ({ status: r.status, code: r.ok ? undefined : (await r.json()).code }))`,
   )) as { status: number; code: string | undefined }
+  const response = await responded
+  const observed = { method: 'GET', url: new URL(url).pathname, status: response.status(), headers: response.headers(), body: await response.text() }
+  t.same(contractViolations(observed), [], `${origin}: the response is in the contract`)
   await page.close()
   return result
 }
@@ -85,6 +94,7 @@ if (!existsSync(CHROMIUM)) {
     // Pages of other origins make the API calls; their own policy forbids scripts, which the test bypasses.
     const origins = await browser.newContext({ bypassCSP: true })
     t.teardown(() => origins.close())
+    const violations = [checkPageResponses(context, baseUrl)]
     const page = await context.newPage()
     const documents = new Map<string, string>()
     collectDocuments(page, baseUrl, documents)
@@ -131,7 +141,7 @@ if (!existsSync(CHROMIUM)) {
     t.notMatch(await page.content(), key, 'not anywhere on the page')
 
     // Call the API with it: usage and the daily chart move.
-    const first = await fetch(`${baseUrl}/api/v1/verse/john-3-16`, { headers: { 'x-api-key': key } })
+    const first = await fetchChecked(t, baseUrl, '/api/v1/verse/john-3-16', { headers: { 'x-api-key': key } })
     t.equal(first.status, 200, 'the key works')
     const today = new Date().toISOString().slice(0, 10)
     const todayBar = page.locator(`#daily rect title:text-is("${today}: 1")`)
@@ -152,8 +162,8 @@ if (!existsSync(CHROMIUM)) {
     await page.waitForURL(`${baseUrl}/dashboard?notice=updated`)
     t.match(await page.locator('tr[data-key-id]').first().textContent(), /Church site[\s\S]*allowed\.test/, 'renamed and restricted')
     const api = `http://127.0.0.1:${port}/api/v1/verse/john-3-16`
-    t.same(await fetchFrom(origins, `http://allowed.test:${port}`, api, key), { status: 200, code: undefined }, 'the allowed origin is served')
-    t.same(await fetchFrom(origins, `http://other.test:${port}`, api, key), { status: 403, code: 'domain_not_allowed' }, 'another origin is refused')
+    t.same(await fetchFrom(t, origins, `http://allowed.test:${port}`, api, key), { status: 200, code: undefined }, 'the allowed origin is served')
+    t.same(await fetchFrom(t, origins, `http://other.test:${port}`, api, key), { status: 403, code: 'domain_not_allowed' }, 'another origin is refused')
 
     // A bad domain is refused on the page, with the reason.
     await page.getByRole('link', { name: /Settings of Church site/ }).click()
@@ -172,9 +182,9 @@ if (!existsSync(CHROMIUM)) {
     await page.getByRole('button', { name: 'Revoke this key' }).click()
     await page.waitForURL(`${baseUrl}/dashboard?notice=revoked`)
     t.match(await page.locator('.notice').textContent(), /revoked/)
-    const refused = await fetch(`${baseUrl}/api/v1/verse/john-3-16`, { headers: { 'x-api-key': key, origin: 'http://allowed.test' } })
+    const refused = await fetchChecked(t, baseUrl, '/api/v1/verse/john-3-16', { headers: { 'x-api-key': key, origin: 'http://allowed.test' } })
     t.equal(refused.status, 403, 'the revoked key is refused')
-    t.equal(((await refused.json()) as { code: string }).code, 'invalid_api_key')
+    t.equal(refused.json<{ code: string }>().code, 'invalid_api_key')
 
     // Not an operator: the operator view is refused.
     const notOperator = await page.goto(`${baseUrl}/dashboard/operator`)
@@ -194,8 +204,8 @@ if (!existsSync(CHROMIUM)) {
     await ops.getByLabel('Tier of bob batch').selectOption('developer')
     await ops.locator(`tr[data-key-id="${other.record.id}"]`).getByRole('button', { name: 'Set tier' }).click()
     await ops.waitForURL(/notice=tier/)
-    const usage = await fetch(`${baseUrl}/api/v1/usage`, { headers: { 'x-api-key': other.key } })
-    t.equal(((await usage.json()) as { tier: string }).tier, 'developer', 'the new tier applies at once')
+    const usage = await fetchChecked(t, baseUrl, '/api/v1/usage', { headers: { 'x-api-key': other.key } })
+    t.equal(usage.json<{ tier: string }>().tier, 'developer', 'the new tier applies at once')
     await ops.getByRole('link', { name: 'account' }).click()
     t.match(ops.url(), /sort=account/, 'sortable')
     t.match(await ops.locator('strong[aria-current]').textContent(), /account/, 'the current order is marked')
@@ -207,6 +217,7 @@ if (!existsSync(CHROMIUM)) {
     await page.goto(`${baseUrl}/dashboard`)
     t.equal(await page.getByRole('link', { name: 'Sign in' }).count(), 1, 'signed out')
     t.same(blocked, [], 'the Content-Security-Policy blocked nothing the dashboard needs')
+    for (const found of violations) t.same(await found(), [], 'every response the browser received from the server is in the contract')
     t.ok(documents.size >= 6, `${documents.size} dashboard documents seen`)
     for (const [name, body] of documents) {
       const report = await validator.validateString(body)
@@ -229,6 +240,7 @@ if (!existsSync(CHROMIUM)) {
     t.teardown(() => browser.close())
     const context = await browser.newContext()
     t.teardown(() => context.close())
+    const violations = checkPageResponses(context, baseUrl)
     const page = await context.newPage()
     await signIn(page, baseUrl, 'carol')
 
@@ -247,6 +259,11 @@ if (!existsSync(CHROMIUM)) {
       .context()
       .request.fetch(`${baseUrl}/dashboard/keys`, { method: 'POST', form: { name: 'x' }, headers: { origin: `http://other.test:${port}` } })
     t.equal(crossSite.status(), 403, 'a post without the CSRF token is refused even with the cookie')
+    t.same(
+      contractViolations({ method: 'POST', url: '/dashboard/keys', status: crossSite.status(), headers: crossSite.headers(), body: await crossSite.text() }),
+      [],
+      'the refusal is in the contract',
+    )
     await attacker.evaluate(
       `(() => { const f = document.createElement('form'); f.method = 'post'; f.action = ${JSON.stringify(`${baseUrl}/dashboard/keys`)}; const i = document.createElement('input'); i.name = 'name'; i.value = 'planted'; f.append(i); document.body.append(f); f.submit() })()`,
     )
@@ -260,6 +277,7 @@ if (!existsSync(CHROMIUM)) {
     t.match(await page.locator('.notice').textContent(), /session has ended \(.*expired.*\) Sign in again/, 'a clear message when the token expires')
     t.equal(await page.getByRole('link', { name: 'Sign in' }).count(), 1)
     t.same(await axeViolations(page), [], 'session ended: no axe-core violations')
+    t.same(await violations(), [], 'every response the browser received from the server is in the contract')
   })
 
   t.test('without a provider, and with one that does not answer: clear pages, no axe-core violations', async (t) => {
@@ -269,9 +287,11 @@ if (!existsSync(CHROMIUM)) {
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
     })
     t.teardown(() => browser.close())
-    const page = await (await browser.newContext()).newPage()
+    const context = await browser.newContext()
+    const page = await context.newPage()
     const bare = await buildTestApp(t)
     const bareUrl = await bare.app.listen({ port: 0, host: '127.0.0.1' })
+    const violations = [checkPageResponses(context, bareUrl)]
     await page.goto(`${bareUrl}/dashboard`)
     t.match(await page.locator('main').textContent(), /Sign-in is not configured[\s\S]*npx plainverse keys create/)
     t.same(await axeViolations(page), [], 'not configured: no axe-core violations')
@@ -279,11 +299,13 @@ if (!existsSync(CHROMIUM)) {
       env: { OIDC_ISSUER: `http://127.0.0.1:${await freePort()}`, OIDC_CLIENT_ID: 'dash', AUTH_JWT_SECRET: TEST_JWT_SECRET },
     })
     const downUrl = await down.app.listen({ port: 0, host: '127.0.0.1' })
+    violations.push(checkPageResponses(context, downUrl))
     await page.goto(`${downUrl}/dashboard`)
     const response = page.waitForResponse((r) => r.url().endsWith('/dashboard/login'))
     await page.getByRole('link', { name: 'Sign in' }).click()
     t.equal((await response).status(), 503)
     t.match(await page.locator('main').textContent(), /Identity provider unreachable[\s\S]*could not be reached/)
     t.same(await axeViolations(page), [], 'provider unreachable: no axe-core violations')
+    for (const found of violations) t.same(await found(), [], 'every response the browser received from the servers is in the contract')
   })
 }

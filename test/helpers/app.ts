@@ -49,6 +49,7 @@ const silent = { error: () => undefined, info: () => undefined, warn: () => unde
  * for them (METRICS_TOKEN, METRICS_PORT), as server.ts makes them.
  * @param env environment overrides, parsed by the real config loader (the per-second limits are off unless set here: RATE_LIMITS_OFF).
  * @param waitForCounter false to build the app while the quota counter backend does not answer.
+ * @param isReady readiness as server.ts reports it (starting, shutting down); always ready when omitted.
  */
 export async function buildTestApp(
   t: Teardown,
@@ -59,6 +60,7 @@ export async function buildTestApp(
     database?: DatabaseHandle
     logger?: FastifyBaseLogger
     waitForCounter?: boolean
+    isReady?: () => boolean
   } = {},
 ): Promise<TestApp> {
   const config = loadConfig({ LOG_LEVEL: 'silent', ...RATE_LIMITS_OFF, ...options.env })
@@ -85,6 +87,7 @@ export async function buildTestApp(
     services,
     clock,
     ...(options.logger === undefined ? {} : { logger: options.logger }),
+    ...(options.isReady === undefined ? {} : { isReady: options.isReady }),
     ...(metrics === undefined ? {} : { metrics }),
   })
   t.teardown(async () => {

@@ -72,3 +72,34 @@ export function checkedFetch(t: Asserter): (input: string | URL, init?: RequestI
     return new Response(empty ? null : body, { status: response.status, statusText: response.statusText, headers: response.headers })
   }
 }
+
+/** What {@link checkPageResponses} reads of a browser page (playwright-core's Page). */
+interface BrowserPage {
+  on(event: 'response', listener: (response: BrowserResponse) => void): unknown
+}
+interface BrowserResponse {
+  url(): string
+  status(): number
+  headers(): Record<string, string>
+  text(): Promise<string>
+  request(): { method(): string }
+}
+
+/**
+ * Checks every response a browser page receives from `baseUrl` (navigations, form posts,
+ * scripts, styles) against the contract. Returns a function that resolves, once the page is
+ * done, to the violations found (read bodies included), for the test to assert empty.
+ */
+export function checkPageResponses(page: BrowserPage, baseUrl: string): () => Promise<string[]> {
+  const pending: Array<Promise<string[]>> = []
+  page.on('response', (response) => {
+    const url = new URL(response.url())
+    if (url.origin !== new URL(baseUrl).origin) return
+    const status = response.status()
+    const method = response.request().method()
+    // A browser keeps no body of a redirect; the contract declares none for them either.
+    const body = status >= 300 && status < 400 ? Promise.resolve('') : response.text().catch(() => '')
+    pending.push(body.then((text) => contractViolations({ method, url: `${url.pathname}${url.search}`, status, headers: response.headers(), body: text })))
+  })
+  return async () => (await Promise.all(pending)).flat()
+}

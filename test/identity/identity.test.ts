@@ -156,6 +156,7 @@ async function harness(t: Test, auth: Partial<AuthConfig>, deps: Partial<Identit
     clock,
     async whoami(token, authorization) {
       const header = authorization ?? (token === undefined ? undefined : `Bearer ${token}`)
+      // Not a contract response: /whoami is this harness's own route, exposing request.identity() alone.
       const response = await app.inject({ method: 'GET', url: '/whoami', headers: header === undefined ? {} : { authorization: header } })
       const body = response.json<Json>()
       return { status: response.statusCode, code: typeof body.code === 'string' ? body.code : undefined, detail: String(body.detail ?? ''), body }

@@ -9,6 +9,7 @@ import t, { type Test } from 'tap'
 import { ERROR_CATALOGUE, type Problem } from '../../src/errors.js'
 import { buildTestApp } from '../helpers/app.js'
 import { contractViolations } from '../helpers/contract.js'
+import { fetchChecked } from '../helpers/http.js'
 import { listening } from '../helpers/mcp.js'
 
 interface RawAnswer {
@@ -64,7 +65,7 @@ t.test('client errors before routing are problem documents, and the server keeps
   // Headers that never finish: the server answers once HTTP_HEADERS_TIMEOUT_MS has passed.
   isProblem(t, await raw(base, ['GET /healthz HTTP/1.1\r\nHost: x\r\n']), 'request_timeout')
 
-  const ok = await fetch(`${base}/healthz`)
+  const ok = await fetchChecked(t, base, '/healthz')
   t.equal(ok.status, 200, 'the server still answers')
 })
 
@@ -91,6 +92,7 @@ t.test('connections beyond HTTP_MAX_CONNECTIONS are refused; the ones inside are
     served = await raw(base, ['GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'])
   }
   t.equal(served.status, 200, 'a connection under the cap is served')
+  t.same(contractViolations({ method: 'GET', url: '/healthz', ...served }), [], 'and answered as the contract says')
 })
 
 t.test('the limits are configuration, validated at start-up', async (t) => {

@@ -108,6 +108,7 @@ t.test('PostgreSQL faults under a running server', { skip: unavailable ?? false 
     const ready = await fetchChecked(t, running().baseUrl, '/readyz', { signal: AbortSignal.timeout(60_000) })
     t.equal(ready.status, 503, '/readyz says not ready')
     t.equal(ready.json<{ code: string }>().code, 'not_ready')
+    t.equal(ready.headers.get('retry-after'), '2', 'a passing state: ask again in 2 s')
     const stranger = await verse(generateKey())
     t.equal(stranger.status, 503, 'an unknown key cannot be checked: 503, not 403 or 500')
     t.equal(stranger.json<{ code: string }>().code, 'database_unavailable')
@@ -120,7 +121,7 @@ t.test('PostgreSQL faults under a running server', { skip: unavailable ?? false 
     t.equal(running().child.exitCode, null, 'still running')
 
     await instance.start()
-    await eventually('ready again', async () => (await fetch(`${running().baseUrl}/readyz`)).status === 200)
+    await eventually('ready again', async () => (await fetchChecked(t, running().baseUrl, '/readyz')).status === 200)
     await eventually('the journalled queries reach the ledger', async () => (await ledgerTotal()) === before + 3)
     t.pass('the three queries served during the outage are in the ledger')
     t.equal((await usage()).json<{ total_queries: number }>().total_queries, before + 3)

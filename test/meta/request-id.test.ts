@@ -8,6 +8,7 @@ import { pino } from 'pino'
 import t from 'tap'
 import type { Problem } from '../../src/errors.js'
 import { requestIdOf } from '../../src/http/request-id.js'
+import { call } from '../helpers/http.js'
 import { buildTestApp, createTestKey } from '../helpers/app.js'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
@@ -30,23 +31,23 @@ t.test('X-Request-Id on responses, in problem bodies and in the logs', async (t)
   const { app } = testApp
   const { key } = await createTestKey(testApp)
 
-  const made = await app.inject({ url: '/healthz' })
+  const made = await call(t, app, { url: '/healthz' })
   t.match(made.headers['x-request-id'], UUID, 'an id is made when none is sent')
-  const other = await app.inject({ url: '/healthz' })
+  const other = await call(t, app, { url: '/healthz' })
   t.not(other.headers['x-request-id'], made.headers['x-request-id'], 'one per request')
 
-  const echoed = await app.inject({ url: '/healthz', headers: { 'x-request-id': 'client-trace-7' } })
+  const echoed = await call(t, app, { url: '/healthz', headers: { 'x-request-id': 'client-trace-7' } })
   t.equal(echoed.headers['x-request-id'], 'client-trace-7', 'a sane id is kept')
-  const replaced = await app.inject({ url: '/healthz', headers: { 'x-request-id': 'bad id\twith tab' } })
+  const replaced = await call(t, app, { url: '/healthz', headers: { 'x-request-id': 'bad id\twith tab' } })
   t.match(replaced.headers['x-request-id'], UUID, 'an unsafe id is replaced')
 
-  const problem = await app.inject({ url: '/api/v1/verse/john-3-16', headers: { 'x-request-id': 'trace-401' } })
+  const problem = await call(t, app, { url: '/api/v1/verse/john-3-16', headers: { 'x-request-id': 'trace-401' } })
   t.equal(problem.statusCode, 401)
   t.equal(problem.json<Problem>().request_id, 'trace-401', 'the problem body names the request')
-  const notFound = await app.inject({ url: '/api/v1/nothing-here' })
+  const notFound = await call(t, app, { url: '/api/v1/nothing-here' })
   t.equal(notFound.json<Problem>().request_id, notFound.headers['x-request-id'])
 
-  const served = await app.inject({ url: '/api/v1/verse/john-3-16', headers: { 'x-api-key': key, 'x-request-id': 'trace-200' } })
+  const served = await call(t, app, { url: '/api/v1/verse/john-3-16', headers: { 'x-api-key': key, 'x-request-id': 'trace-200' } })
   t.equal(served.statusCode, 200)
   const ofRequest = lines.filter((l) => l.reqId === 'trace-200')
   t.ok(ofRequest.length >= 2, 'the request and its response are logged with the id')

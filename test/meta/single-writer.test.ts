@@ -10,6 +10,7 @@ import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { acquireDataDirLock, readLockHolder } from '../../src/infra/data-dir-lock.js'
 import { runCli } from '../helpers/cli.js'
+import { fetchChecked, type Asserter } from '../helpers/http.js'
 import { removeDataDir, seededDataDir, spawnServer, startServer } from '../helpers/server.js'
 
 interface KeyJson {
@@ -17,8 +18,8 @@ interface KeyJson {
   readonly key: string
 }
 
-async function verseStatus(baseUrl: string, key: string): Promise<number> {
-  return (await fetch(`${baseUrl}/api/v1/verse/john-3-16`, { headers: { 'x-api-key': key } })).status
+async function verseStatus(t: Asserter, baseUrl: string, key: string): Promise<number> {
+  return (await fetchChecked(t, baseUrl, '/api/v1/verse/john-3-16', { headers: { 'x-api-key': key } })).status
 }
 
 t.test('a second server on the same DATA_DIR exits at once, naming the first', async (t) => {
@@ -38,7 +39,7 @@ t.test('a second server on the same DATA_DIR exits at once, naming the first', a
 
   const created = await runCli(['keys', 'create', '--name', 'after', '--json'], { DATA_DIR: dataDir })
   t.equal(created.code, 0, created.stderr)
-  t.equal(await verseStatus(first.baseUrl, (JSON.parse(created.stdout) as KeyJson).key), 200, 'the first server still serves, with keys the CLI makes')
+  t.equal(await verseStatus(t, first.baseUrl, (JSON.parse(created.stdout) as KeyJson).key), 200, 'the first server still serves, with keys the CLI makes')
   t.equal(await first.stop('SIGTERM'), 0)
 })
 
@@ -58,7 +59,7 @@ t.test('the CLI during a first start waits for the server instead of opening its
   t.match(created.stderr, /Waiting: DATA_DIR is held by a Plainverse server \(pid \d+ .*starting/, 'it waited for the starting server')
   const key = JSON.parse(created.stdout) as KeyJson
   await server.ready()
-  t.equal(await verseStatus(server.baseUrl, key.key), 200, 'the key was made by the server, through its socket')
+  t.equal(await verseStatus(t, server.baseUrl, key.key), 200, 'the key was made by the server, through its socket')
   t.equal(await server.stop('SIGTERM'), 0)
 
   // The data directory is intact: the next start opens it and the key is still there.
@@ -68,7 +69,7 @@ t.test('the CLI during a first start waits for the server instead of opening its
     again.logs.some((l) => l.msg === 'ready'),
     again.stderr(),
   )
-  t.equal(await verseStatus(again.baseUrl, key.key), 200)
+  t.equal(await verseStatus(t, again.baseUrl, key.key), 200)
   t.equal(await again.stop('SIGTERM'), 0)
 })
 
@@ -79,7 +80,7 @@ t.test('a server killed with SIGKILL: the next one starts at once, nothing lost'
   const created = await runCli(['keys', 'create', '--name', 'survivor', '--json'], { DATA_DIR: dataDir })
   t.equal(created.code, 0, created.stderr)
   const key = JSON.parse(created.stdout) as KeyJson
-  t.equal(await verseStatus(server.baseUrl, key.key), 200)
+  t.equal(await verseStatus(t, server.baseUrl, key.key), 200)
   await server.stop('SIGKILL')
   const next = await startServer({ DATA_DIR: dataDir })
   t.teardown(() => next.stop('SIGKILL'))
@@ -87,7 +88,7 @@ t.test('a server killed with SIGKILL: the next one starts at once, nothing lost'
     next.logs.some((l) => l.msg === 'ready'),
     `the lock died with its holder: ${next.stderr()}`,
   )
-  t.equal(await verseStatus(next.baseUrl, key.key), 200, 'the key made before the kill is still valid')
+  t.equal(await verseStatus(t, next.baseUrl, key.key), 200, 'the key made before the kill is still valid')
   t.equal(await next.stop('SIGTERM'), 0)
 })
 

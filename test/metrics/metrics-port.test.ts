@@ -24,10 +24,11 @@ t.test('METRICS_PORT serves the metrics on a listener of its own, without a toke
   t.equal(mainPort.status, 404, 'without METRICS_TOKEN the main port does not serve them')
   t.equal(mainPort.json<{ code: string }>().code, 'not_found')
 
-  const res = await fetch(`${metricsUrl}/metrics`)
+  // The listener's /metrics is the contract's GET /metrics (its 200 needs no token there).
+  const res = await fetchChecked(t, metricsUrl, '/metrics')
   t.equal(res.status, 200)
   t.equal(res.headers.get('content-type'), 'text/plain; version=0.0.4; charset=utf-8')
-  const m = parseExposition(await res.text())
+  const m = parseExposition(res.body)
   t.same(m.unreadable, [])
   t.equal(sampleOf(m, 'plainverse_http_requests_total', { route: '/healthz', method: 'GET', status: '200' }), 1, 'the main port request is counted')
   t.equal(sampleOf(m, 'plainverse_http_requests_total', { route: 'unmatched', method: 'GET', status: '404' }), 1)
@@ -36,11 +37,13 @@ t.test('METRICS_PORT serves the metrics on a listener of its own, without a toke
   t.ok(m.types.has('process_cpu_user_seconds_total'), 'process metrics')
   t.ok(m.types.has('plainverse_search_index_documents'))
 
+  // Not contract responses: the listener is not the API, and answers anything but GET /metrics with a bare status.
   t.equal((await fetch(`${metricsUrl}/healthz`)).status, 404, 'the listener serves /metrics only')
   const post = await fetch(`${metricsUrl}/metrics`, { method: 'POST' })
   t.equal(post.status, 405)
   t.equal(post.headers.get('allow'), 'GET, HEAD')
 
   t.equal(await server.stop('SIGTERM'), 0, 'stops cleanly with the listener open')
+  // No response at all: the connection is refused.
   await t.rejects(fetch(`${metricsUrl}/metrics`), 'the listener is closed')
 })

@@ -65,7 +65,7 @@ for (const { kind, skip } of availableKinds()) {
       t.type(body.faithful?.simplified_text, 'string')
       t.match(body.kjv_text, /\bthou\b/, 'the KJV text it modernizes is archaic')
       t.notMatch(body.faithful?.simplified_text ?? '', /\b(ye|thee|thou|unto)\b/i, 'modern English')
-      t.same(body.faithful?.provenance, { method: 'modernized', model: null, prompt_version: 'modernizer-3' })
+      t.same(body.faithful?.provenance, { method: 'modernized', model: null, prompt_version: 'modernizer-4' })
       t.equal(body.faithful?.bottom_line, null, 'nothing is invented for fields no source provides')
       t.equal(body.faithful?.historical_context, null)
       t.same(body.casual, { simplified_text: null, bottom_line: null, available: false, provenance: null })

@@ -14,6 +14,7 @@ import { openDatabase } from '../../src/infra/database.js'
 import { verseId } from '../../src/verses/verse.store.js'
 import { runCli } from '../helpers/cli.js'
 import { removeWrittenContent } from '../helpers/database.js'
+import { checkPageResponses, fetchChecked } from '../helpers/http.js'
 import { removeDataDir, seededDataDir, startServer } from '../helpers/server.js'
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
@@ -85,6 +86,7 @@ if (!existsSync(CHROMIUM)) {
         t.teardown(() => context.close())
         const audit = await browser.newContext({ viewport: { width: size.width, height: size.height }, bypassCSP: true })
         t.teardown(() => audit.close())
+        const violations = [checkPageResponses(context, server.baseUrl), checkPageResponses(audit, server.baseUrl)]
         for (const path of PAGES) {
           // Without JavaScript: the page reads in full.
           const reader = await context.newPage()
@@ -103,6 +105,7 @@ if (!existsSync(CHROMIUM)) {
           t.same(await axeViolations(audited), [], `${path} at ${size.name} width, dark scheme: no axe-core violations`)
           await audited.close()
         }
+        for (const found of violations) t.same(await found(), [], 'every response the browser received is in the contract')
       })
     }
 
@@ -112,9 +115,10 @@ if (!existsSync(CHROMIUM)) {
       const key = (JSON.parse(created.stdout) as { key: string }).key
       const context = await browser.newContext({ javaScriptEnabled: false })
       t.teardown(() => context.close())
+      const violations = checkPageResponses(context, server.baseUrl)
       const page = await context.newPage()
       for (const slug of ['john-3-16', 'genesis-1-1']) {
-        const api = (await (await fetch(`${server.baseUrl}/api/v1/verse/${slug}?style=all`, { headers: { 'x-api-key': key } })).json()) as VerseResource
+        const api = (await fetchChecked(t, server.baseUrl, `/api/v1/verse/${slug}?style=all`, { headers: { 'x-api-key': key } })).json<VerseResource>()
         await page.goto(api.attribution.url.replace(/^https?:\/\/[^/]+/, server.baseUrl))
         t.equal(await page.locator('link[rel=canonical]').getAttribute('href'), api.attribution.url, `${slug}: canonical is attribution.url`)
         t.equal((await page.locator('blockquote.kjv').innerText()).trim(), api.kjv_text, `${slug}: the KJV text`)
@@ -148,7 +152,7 @@ if (!existsSync(CHROMIUM)) {
       await page.goto(`${server.baseUrl}/john/3/16`)
       const hrefs = await page.locator('a[href^="/"]').evaluateAll((links) => links.map((a) => a.getAttribute('href') ?? '/'))
       for (const href of new Set(hrefs)) {
-        const response = await fetch(`${server.baseUrl}${href}`, { headers: { accept: 'text/html' } })
+        const response = await fetchChecked(t, server.baseUrl, href, { headers: { accept: 'text/html' } })
         t.equal(response.status, 200, `${href} answers`)
       }
       // The chapter's style choice is a plain link: no script needed.
@@ -162,11 +166,13 @@ if (!existsSync(CHROMIUM)) {
       await page.press('#site-search', 'Enter')
       await page.waitForURL(/\/search\?q=still\+waters/)
       t.match(await page.locator('ol.results').innerText(), 'Psalms 23:2')
+      t.same(await violations(), [], 'every response the browser received is in the contract')
     })
 
     t.test('/docs renders the reference under its own policy: operations, request examples, no preflight rows', async (t) => {
       const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
       t.teardown(() => context.close())
+      const violations = checkPageResponses(context, server.baseUrl)
       const page = await context.newPage()
       const problems: string[] = []
       page.on('console', (message) => {
@@ -183,6 +189,7 @@ if (!existsSync(CHROMIUM)) {
       t.ok((await page.locator("text=curl -s 'http").count()) > 0, 'the request example in curl')
       t.ok((await page.locator('text=Python').count()) > 0, 'and in Python')
       t.same(problems, [], 'no console errors (the policy lets the reference load)')
+      t.same(await violations(), [], 'every response the reference received is in the contract')
     })
   })
 }

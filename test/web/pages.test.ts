@@ -270,7 +270,7 @@ t.test('a crawl from / through a sample of every page type finds no broken inter
     const path = queue.shift() ?? '/'
     if (seen.has(path)) continue
     seen.add(path)
-    const response = await app.app.inject({ url: path, headers: { accept: 'text/html' } })
+    const response = await call(t, app.app, { url: path, headers: { accept: 'text/html' } })
     crawled++
     t.ok(response.statusCode === 200 || response.statusCode === 301, `${path} answers (${response.statusCode})`)
     if (response.statusCode !== 200 || !String(response.headers['content-type']).startsWith('text/html')) continue

@@ -18,7 +18,7 @@ import { STYLE_FIELDS, validateContent, type ValidationLevel } from './validatio
 export type { ImportReport, RejectedLine }
 
 /** Version of the deterministic modernizer; bump it when its output changes. */
-export const MODERNIZER_VERSION = 'modernizer-3'
+export const MODERNIZER_VERSION = 'modernizer-4'
 
 /** One line of the exchange format. */
 export interface ContentLine {

@@ -28,6 +28,7 @@
  */
 import { isEstVerb, isEthVerb, tokenizeWords, type WordContext } from '../../text/archaic.js'
 import { CLAUSE_WORDS } from '../../text/clause-words.js'
+import { rewriteOldSenses } from './modernizer.senses.js'
 
 // ---------------------------------------------------------------------------------------
 // Morphology: from an -eth/-est/-ed stem back to the plain verb, and on to its -s form.
@@ -2033,6 +2034,8 @@ export function modernize(kjv: string): string {
   text = text.replace(/\bHoly Ghost\b/g, 'Holy Spirit')
   text = text.replace(/\b(gave|give|giveth|giving|given|yielded|yield) up the ghost\b/gi, '$1 up the spirit')
   text = text.replace(/\bthe quick and the dead\b/g, 'the living and the dead')
+  // "Our Father which art in heaven": the KJV's "which" of a person addressed is "who".
+  text = text.replace(/\b([Ww])hich art\b/g, (_m, w: string) => `${w === 'W' ? 'W' : 'w'}ho art`)
   text = text.replace(
     /\b([Ff])orasmuch( then| therefore| now)? as\b/g,
     (_m, f: string, then: string | undefined) => `${f === 'F' ? 'S' : 's'}ince${then ?? ''}`,
@@ -2061,5 +2064,5 @@ export function modernize(kjv: string): string {
   // "see that you do not do it".
   text = text.replace(/\b([Tt]hen|after that) says (he|she)\b(?! that\b| which\b| who\b)/g, '$1 $2 says')
   text = text.replace(/\bdo it not\b/g, 'do not do it')
-  return text
+  return rewriteOldSenses(text)
 }
