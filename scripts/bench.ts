@@ -319,7 +319,17 @@ async function main(): Promise<void> {
   const wrk = requireWrk()
   const dir = mkdtempSync(join(tmpdir(), 'pv-bench-'))
   const ports = { server: 18_080, redis: 18_082, postgres: 18_083, http: 18_084, fastify: 18_085 }
-  const base = { HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATABASE_URL: '', REDIS_URL: '', METRICS_PORT: '', ...UNREACHED_LIMITS }
+  // One public address for every server: it is in each representation (attribution.url), so
+  // the 304 target's ETag, taken from the embedded server, matches on the other backends too.
+  const base = {
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    DATABASE_URL: '',
+    REDIS_URL: '',
+    METRICS_PORT: '',
+    PUBLIC_BASE_URL: `http://127.0.0.1:${ports.server}`,
+    ...UNREACHED_LIMITS,
+  }
   const embeddedEnv = { ...base, DATA_DIR: join(dir, 'embedded') }
   const running: Server[] = []
   let dropDatabase: (() => Promise<void>) | undefined
