@@ -6,14 +6,10 @@ import type { QuotaState } from './quota.service.js'
  * quota state.
  */
 export function rateLimitHeaders(state: QuotaState): Record<string, string> {
-  const fixed = fixedFields(state)
-  return {
-    'ratelimit-policy': fixed.policy,
-    ratelimit: `"monthly";r=${state.remaining};t=${state.resetSeconds}`,
-    'x-ratelimit-limit': fixed.limitText,
-    'x-ratelimit-remaining': String(state.remaining),
-    'x-ratelimit-reset': fixed.reset,
-  }
+  // One list of the fields: writeRateLimitHeaders's.
+  const headers: Record<string, string> = {}
+  writeRateLimitHeaders({ header: (name, value) => (headers[name] = value) }, state)
+  return headers
 }
 
 /** Where the fields are written: a Fastify reply. */
@@ -22,8 +18,8 @@ interface HeaderSink {
 }
 
 /**
- * Writes the fields of `rateLimitHeaders(state)` onto a reply one by one: the same fields
- * without the object in between (every counted response does this).
+ * Writes the quota's fields onto a reply one by one, with no object in between (every counted
+ * response does this).
  */
 export function writeRateLimitHeaders(reply: HeaderSink, state: QuotaState): void {
   const fixed = fixedFields(state)
