@@ -123,7 +123,7 @@ export function pgliteTemplateDir(): string {
  * a build), PGlite initializes the folder itself as before.
  */
 function copyPgliteTemplate(dir: string): void {
-  if (existsSync(join(dir, 'PG_VERSION')) || readdirSync(dir).length > 0) return
+  if (readdirSync(dir).length > 0) return
   const template = pgliteTemplateDir()
   if (!existsSync(join(template, 'PG_VERSION'))) return
   const copying = `${dir}.copying-${process.pid}`
