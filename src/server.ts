@@ -12,7 +12,7 @@ import { retryWhile, STARTUP_BACKOFF } from './infra/backoff.js'
 import { CounterUnavailableError } from './quotas/counter.js'
 import { isDatabaseUnavailable, summarizeError } from './infra/database-errors.js'
 import { databaseLocation, openDatabase } from './infra/database.js'
-import { collectGarbage } from './infra/heap.js'
+import { collectGarbage, limitHeapGrowth } from './infra/heap.js'
 import type { Metrics } from './metrics/metrics.registry.js'
 import type { MetricsListener } from './metrics/metrics.server.js'
 
@@ -54,6 +54,7 @@ async function startMetricsListener(metrics: Metrics, options: { readonly port: 
 
 async function main(): Promise<void> {
   const startedAt = performance.now()
+  limitHeapGrowth()
   const config = readConfig()
   // Errors are logged by type, message, code and stack only: a database client's error can
   // carry the client itself, with the connection string and its password.
