@@ -19,10 +19,14 @@ generate: install
 	$(BIN)/tsx scripts/generate.ts
 	$(BIN)/tsx scripts/readme-errors.ts
 
-## build: compile TypeScript to dist/, and initialize the embedded database template (dist/pglite-template)
+## build: compile TypeScript to dist/; initialize the embedded database template (dist/pglite-template); prepare
+## the seed's verse content (dist/seed-bundle) and the migrated and seeded embedded template (dist/pglite-seeded)
+## that a first start copies (the last two are skipped when their sources have not changed)
 build: generate
 	$(BIN)/tsc -p scripts/tsconfig.build.json
 	node dist/scripts/pglite-template.js
+	node dist/scripts/seed-bundle.js
+	node dist/scripts/seeded-template.js
 
 ## migrate / seed: prepare the database (the server also does both at start)
 migrate: build

@@ -13,6 +13,7 @@ import { CounterUnavailableError } from './quotas/counter.js'
 import { isDatabaseUnavailable, summarizeError } from './infra/database-errors.js'
 import { databaseLocation, openDatabase } from './infra/database.js'
 import { collectGarbage, limitHeapGrowth } from './infra/heap.js'
+import { dataDirSeedOptions } from './seed/seed-files.js'
 import type { Metrics } from './metrics/metrics.registry.js'
 import type { MetricsListener } from './metrics/metrics.server.js'
 
@@ -77,7 +78,7 @@ async function main(): Promise<void> {
   // ready, until the database answers.
   const { prepared, stores } = await retryWhile(
     async () => {
-      const preparedNow = await prepareDatabase(database.db)
+      const preparedNow = await prepareDatabase(database.db, dataDirSeedOptions(resolve(config.dataDir), systemClock))
       // A seed leaves its work behind as garbage: reclaimed before the stores load on top of it.
       if (Object.values(preparedNow.seed).some((report) => report.status === 'loaded')) collectGarbage()
       return { prepared: preparedNow, stores: await loadStores(database.db) }

@@ -9,7 +9,7 @@ import { ContentRepository } from './content/content.repository.js'
 import { ContentStore } from './content/content.store.js'
 import { migrateToLatest } from './infra/database.js'
 import { projectPath } from './infra/paths.js'
-import { seedDatabase, type SeedReport } from './seed/seed.service.js'
+import { seedDatabase, type SeedOptions, type SeedReport } from './seed/seed.service.js'
 import { VerseStore } from './verses/verse.store.js'
 import { findBook, type BookInfo } from './verses/books.js'
 import { readNarratives, type NarrativeStore } from './narratives/narrative.store.js'
@@ -26,15 +26,22 @@ export interface PrepareReport {
   readonly seed: SeedReport
 }
 
-/** Runs pending migrations, then the (idempotent) seed. */
-export async function prepareDatabase(db: Kysely<Database>): Promise<PrepareReport> {
+/**
+ * Runs pending migrations, then the (idempotent) seed.
+ * @param options what speeds the seed up (the server's and the CLI's: dataDirSeedOptions); tests omit it.
+ */
+export async function prepareDatabase(db: Kysely<Database>, options: SeedOptions = {}): Promise<PrepareReport> {
   const migrations = await migrateToLatest(db)
-  const seed = await seedDatabase(db, {
-    kjv: projectPath(KJV_SEED_FILE),
-    contentDir: projectPath(VERSE_CONTENT_DIR),
-    narratives: projectPath(NARRATIVES_FILE),
-    narrativeContent: projectPath(NARRATIVE_CONTENT_FILE),
-  })
+  const seed = await seedDatabase(
+    db,
+    {
+      kjv: projectPath(KJV_SEED_FILE),
+      contentDir: projectPath(VERSE_CONTENT_DIR),
+      narratives: projectPath(NARRATIVES_FILE),
+      narrativeContent: projectPath(NARRATIVE_CONTENT_FILE),
+    },
+    options,
+  )
   return { migrations, seed }
 }
 

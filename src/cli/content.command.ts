@@ -23,6 +23,8 @@ import { generateNarrativeContent, planNarrativeGeneration, type NarrativeGenera
 import { projectPath } from '../infra/paths.js'
 import { readKjvSeed } from '../seed/kjv-seed.js'
 import { loadStores, prepareDatabase } from '../startup.js'
+import { dataDirSeedOptions } from '../seed/seed-files.js'
+import { systemClock } from '../infra/clock.js'
 import { bookAt } from '../verses/books.js'
 import { verseSlug } from '../verses/slug.js'
 import { KJV_SEED_FILE, NARRATIVE_CONTENT_FILE, NARRATIVES_FILE, VERSE_CONTENT_DIR } from '../seed/seed-files.js'
@@ -217,7 +219,7 @@ async function withDatabase(config: Config, io: ContentIo, work: (deps: CommandD
     throw error
   })
   try {
-    await prepareDatabase(handle.db)
+    await prepareDatabase(handle.db, dataDirSeedOptions(resolve(config.dataDir), systemClock))
     const stores = await loadStores(handle.db)
     const repository = new ContentRepository(handle.db)
     const narrativeRepository = new NarrativeContentRepository(handle.db)

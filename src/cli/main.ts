@@ -17,6 +17,7 @@ import { claimEmbeddedDatabase, DataDirUnavailable, DEFAULT_WAIT, EX_TEMPFAIL, r
 import { createServices } from '../services.js'
 import { runContentCommand } from './content.command.js'
 import { loadStores, prepareDatabase } from '../startup.js'
+import { dataDirSeedOptions } from '../seed/seed-files.js'
 
 const USAGE = `Usage: plainverse <command> [options]
 
@@ -239,7 +240,7 @@ async function withOperations(config: Config, work: (ops: AdminOperations) => Pr
   try {
     const handle = await openDatabase(databaseLocation(config))
     try {
-      await prepareDatabase(handle.db)
+      await prepareDatabase(handle.db, dataDirSeedOptions(dataDir, systemClock))
       const stores = await loadStores(handle.db)
       const quiet = { error: () => undefined, info: () => undefined, warn: () => undefined }
       // The CLI counts nothing; its own journal folder keeps it apart from a server's journal.
@@ -270,7 +271,7 @@ async function database(config: Config, command: 'migrate' | 'seed', json: ((val
       if (json) json({ migrations: applied })
       else out(applied.length === 0 ? 'migrations: up to date' : `migrations applied: ${applied.join(', ')}`)
     } else {
-      const report = await prepareDatabase(handle.db)
+      const report = await prepareDatabase(handle.db, dataDirSeedOptions(resolve(config.dataDir), systemClock))
       if (json) {
         json(report)
         return 0

@@ -53,7 +53,16 @@ export type DatabaseLocation =
       /** Told when an idle connection dies (a restart, a failover, pg_terminate_backend); the pool replaces it. */
       readonly onConnectionError?: (error: Error) => void
     }
-  | { readonly kind: 'pglite'; readonly dir: string | undefined }
+  | {
+      readonly kind: 'pglite'
+      readonly dir: string | undefined
+      /**
+       * What an empty folder starts from: the build's freshly initialized cluster (the default,
+       * an empty database), or its migrated and seeded one (`seeded`: the server's and the CLI's
+       * DATA_DIR, whose first start then finds every seed data set loaded).
+       */
+      readonly template?: 'initialized' | 'seeded'
+    }
 
 /**
  * Chooses the location from configuration: DATABASE_URL wins over DATA_DIR.
@@ -65,7 +74,7 @@ export function databaseLocation(
 ): DatabaseLocation {
   return config.databaseUrl !== undefined
     ? { kind: 'postgres', url: config.databaseUrl, timeouts: config.databaseTimeouts, ...(onConnectionError === undefined ? {} : { onConnectionError }) }
-    : { kind: 'pglite', dir: join(resolve(config.dataDir), 'pglite') }
+    : { kind: 'pglite', dir: join(resolve(config.dataDir), 'pglite'), template: 'seeded' }
 }
 
 /** The pool of a PostgreSQL location: bounded connects and statements, and dead connections reported, not thrown. */
@@ -103,15 +112,28 @@ function createPool(location: Extract<DatabaseLocation, { kind: 'postgres' }>): 
  */
 export const PGLITE_CONF = ['shared_buffers = 16MB', 'work_mem = 2MB', 'maintenance_work_mem = 16MB', 'temp_buffers = 1MB', 'wal_buffers = 1MB'].join('\n')
 
+/** The installed PGlite's version: a database folder is only ever opened by the PGlite that made it. */
+export function pgliteVersion(): string {
+  const packageJson = join(dirname(dirname(fileURLToPath(import.meta.resolve('@electric-sql/pglite')))), 'package.json')
+  return (JSON.parse(readFileSync(packageJson, 'utf8')) as { version: string }).version
+}
+
 /**
  * Where the build leaves a freshly initialized, empty embedded cluster for the installed PGlite
  * (scripts/pglite-template.ts), one folder per PGlite version so that a template never outlives
  * the PGlite that made it.
  */
 export function pgliteTemplateDir(): string {
-  const packageJson = join(dirname(dirname(fileURLToPath(import.meta.resolve('@electric-sql/pglite')))), 'package.json')
-  const { version } = JSON.parse(readFileSync(packageJson, 'utf8')) as { version: string }
-  return projectPath('dist', 'pglite-template', version)
+  return projectPath('dist', 'pglite-template', pgliteVersion())
+}
+
+/**
+ * Where the build leaves the same cluster migrated and seeded (scripts/seeded-template.ts), one
+ * folder per PGlite version. One made from older sources is still safe to start from: the
+ * server migrates and seeds whatever is not current, as on any existing database.
+ */
+export function pgliteSeededTemplateDir(): string {
+  return projectPath('dist', 'pglite-seeded', pgliteVersion())
 }
 
 /**
@@ -120,12 +142,14 @@ export function pgliteTemplateDir(): string {
  * seconds and leaves some 400 MiB of WebAssembly memory behind (collected late, if ever, while the
  * seed runs on top of it). The copy lands under another name and is renamed into place, so an
  * interrupted copy never looks like a database. Without a template (running from sources before
- * a build), PGlite initializes the folder itself as before.
+ * a build), PGlite initializes the folder itself as before. Asked for the seeded template, it
+ * takes the build's migrated and seeded database when there is one (the first start then copies
+ * it instead of seeding), the initialized one otherwise.
  */
-function copyPgliteTemplate(dir: string): void {
+function copyPgliteTemplate(dir: string, kind: 'initialized' | 'seeded'): void {
   if (readdirSync(dir).length > 0) return
-  const template = pgliteTemplateDir()
-  if (!existsSync(join(template, 'PG_VERSION'))) return
+  const template = [...(kind === 'seeded' ? [pgliteSeededTemplateDir()] : []), pgliteTemplateDir()].find((folder) => existsSync(join(folder, 'PG_VERSION')))
+  if (template === undefined) return
   const copying = `${dir}.copying-${process.pid}`
   rmSync(copying, { recursive: true, force: true })
   cpSync(template, copying, { recursive: true, filter: (source) => !source.endsWith('postmaster.pid') })
@@ -150,7 +174,7 @@ export async function openDatabase(location: DatabaseLocation): Promise<Database
   } else {
     if (location.dir !== undefined) {
       mkdirSync(location.dir, { recursive: true })
-      copyPgliteTemplate(location.dir)
+      copyPgliteTemplate(location.dir, location.template ?? 'initialized')
     }
     const pglite = await PGlite.create({ ...(location.dir === undefined ? {} : { dataDir: location.dir }), postgresqlconf: PGLITE_CONF })
     db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) })

@@ -17,6 +17,8 @@ import { findBook, type BookInfo } from '../verses/books.js'
 import { VerseStore } from '../verses/verse.store.js'
 import { VersesRepository } from '../verses/verses.repository.js'
 import { parseKjvSeed, readKjvSeedFile } from './kjv-seed.js'
+import { readContentBundle, readContentBundleHeader } from './content-bundle.js'
+import { cachedHash, type HashCache } from './hash-cache.js'
 import { SeedRepository } from './seed.repository.js'
 
 /** What a seed run did, per data set. */
@@ -37,25 +39,48 @@ export interface SeedFiles {
   readonly narrativeContent: string
 }
 
+/** What speeds a seed up without changing what it loads. */
+export interface SeedOptions {
+  /**
+   * Remembers the seed files' hashes against their sizes and times (a file in DATA_DIR), so a
+   * start that finds them unchanged does not read them; without it every start hashes the bytes.
+   */
+  readonly hashCache?: HashCache
+  /**
+   * The prepared verse content (`make build`: content-bundle.ts), loaded instead of parsing,
+   * validating and modernizing when it was made for the files as they are now.
+   */
+  readonly contentBundle?: string
+}
+
+/** Rows per statement when the seed writes verse content (each column is one array parameter). */
+const CONTENT_BATCH = 5_000
+
 /**
  * Seeds the KJV, then the shipped verse content and the modernized faithful text of every
  * verse, then the shipped narrative content.
  * @example await seedDatabase(db, { kjv: projectPath(KJV_SEED_FILE), contentDir: projectPath(VERSE_CONTENT_DIR), narratives: projectPath(NARRATIVES_FILE), narrativeContent: projectPath(NARRATIVE_CONTENT_FILE) })
  */
-export async function seedDatabase(db: Kysely<Database>, files: SeedFiles): Promise<SeedReport> {
-  const kjv = await seedKjv(db, files.kjv)
-  const content = await seedContent(db, files.contentDir, kjv.hash)
-  const narrativeContent = await seedNarrativeContent(db, files, kjv.hash)
+export async function seedDatabase(db: Kysely<Database>, files: SeedFiles, options: SeedOptions = {}): Promise<SeedReport> {
+  const kjv = await seedKjv(db, files.kjv, options.hashCache)
+  const content = await seedContent(db, files.contentDir, kjv.hash, options)
+  const narrativeContent = await seedNarrativeContent(db, files, kjv.hash, options.hashCache)
   return { kjv: kjv.report, content, narrativeContent }
 }
 
-async function seedKjv(db: Kysely<Database>, kjvFile: string): Promise<{ hash: string; report: SeedReport['kjv'] }> {
-  // Hashing the file is cheap; parsing 31,102 lines is not, so it happens only when needed.
-  const file = readKjvSeedFile(kjvFile)
+/** The hash that identifies the KJV seed file's version. */
+export function kjvSeedHash(kjvFile: string, cache?: HashCache): string {
+  return cachedHash(cache, 'kjv', '', [kjvFile], () => readKjvSeedFile(kjvFile).hash)
+}
+
+async function seedKjv(db: Kysely<Database>, kjvFile: string, cache: HashCache | undefined): Promise<{ hash: string; report: SeedReport['kjv'] }> {
+  // Parsing 31,102 lines is not cheap, so it happens only when needed.
+  const hash = kjvSeedHash(kjvFile, cache)
   const loaded = await new SeedRepository(db).loadedHash('kjv')
-  if (loaded === file.hash) {
-    return { hash: file.hash, report: { status: 'unchanged', verses: await new VersesRepository(db).count() } }
+  if (loaded === hash) {
+    return { hash, report: { status: 'unchanged', verses: await new VersesRepository(db).count() } }
   }
+  const file = readKjvSeedFile(kjvFile)
   const verses = parseKjvSeed(file.compressed)
   await db.transaction().execute(async (trx) => {
     const repository = new VersesRepository(trx)
@@ -66,34 +91,56 @@ async function seedKjv(db: Kysely<Database>, kjvFile: string): Promise<{ hash: s
   return { hash: file.hash, report: { status: 'loaded', verses: verses.length } }
 }
 
-/**
- * The shipped verse content (curated, and the team's generated entries: db/content/EDITORIAL.md)
- * goes through the same parser and validation as `content import`; a file with a bad line
- * stops the seed (naming the file and line) before anything is written. The seed owns the
- * shipped rows (content.store.ts isShipped): it replaces them and deletes those the files no
- * longer hold, and never touches what an operator generated or imported.
- */
-async function seedContent(db: Kysely<Database>, contentDir: string, kjvHash: string): Promise<SeedReport['content']> {
-  const names = readdirSync(contentDir)
+function contentFileNames(contentDir: string): string[] {
+  return readdirSync(contentDir)
     .filter((n) => n.endsWith('.jsonl'))
     .sort()
-  const digest = createHash('sha256').update(`${MODERNIZER_VERSION}\n${kjvHash}\n`)
-  // Hashed as bytes (the same digest as of the decoded text): every start checks the hash, and
-  // decoding tens of megabytes of JSON lines into strings is only worth it when they load.
-  for (const name of names)
-    digest
-      .update(`${name}\n`)
-      .update(readFileSync(join(contentDir, name)))
-      .update('\n')
-  const hash = digest.digest('hex')
-  const seeds = new SeedRepository(db)
-  if ((await seeds.loadedHash('content')) === hash) return { status: 'unchanged', curated: 0, generated: 0, modernized: 0 }
-  const texts = names.map((name) => ({ name, text: readFileSync(join(contentDir, name), 'utf8') }))
-  const verses = new VerseStore(await new VersesRepository(db).listAll())
-  const service = new ContentService(new ContentRepository(db), verses)
+}
+
+/**
+ * The hash that identifies the verse content seed: the modernizer's version, the KJV's hash and
+ * the name and bytes of every file in `contentDir`. The seed records it, and a bundle names it.
+ */
+export function contentSeedHash(contentDir: string, kjvHash: string, cache?: HashCache): string {
+  const names = contentFileNames(contentDir)
+  const salt = `${MODERNIZER_VERSION}\n${kjvHash}`
+  return cachedHash(
+    cache,
+    'content',
+    salt,
+    names.map((name) => join(contentDir, name)),
+    () => {
+      const digest = createHash('sha256').update(`${salt}\n`)
+      // Hashed as bytes (the same digest as of the decoded text): decoding tens of megabytes of
+      // JSON lines into strings is only worth it when they load.
+      for (const name of names)
+        digest
+          .update(`${name}\n`)
+          .update(readFileSync(join(contentDir, name)))
+          .update('\n')
+      return digest.digest('hex')
+    },
+  )
+}
+
+/** The verse content rows the seed writes, made from the files. */
+export interface VerseContentRows {
+  /** Every line of the shipped files, parsed and validated. */
+  readonly shipped: readonly StoredContent[]
+  /** The modernized faithful text of every verse. */
+  readonly modernized: readonly StoredContent[]
+}
+
+/**
+ * Parses and validates every shipped file through the same parser and validation as
+ * `content import`, and modernizes every verse: the work a bundle saves.
+ * @throws when a file has a bad line (naming the file and line) or a generated line does not
+ *   name an editorial prompt version, so nothing is written.
+ */
+export function makeVerseContentRows(service: ContentService, contentDir: string): VerseContentRows {
   const shipped: StoredContent[] = []
-  for (const { name, text } of texts) {
-    const { rows, rejected } = service.parse(text)
+  for (const name of contentFileNames(contentDir)) {
+    const { rows, rejected } = service.parse(readFileSync(join(contentDir, name), 'utf8'))
     const first = rejected[0]
     if (first !== undefined) throw new Error(`${join(contentDir, name)}:${first.line}: ${first.reason} (${rejected.length} bad lines)`)
     const foreign = rows.find((r) => !isShipped(r))
@@ -101,16 +148,55 @@ async function seedContent(db: Kysely<Database>, contentDir: string, kjvHash: st
       throw new Error(`${join(contentDir, name)}: generated content must name an ${SHIPPED_PROMPT_PREFIX}* prompt version (found ${foreign.promptVersion})`)
     shipped.push(...rows)
   }
-  const modernized = service.modernizedRows()
-  await db.transaction().execute(async (trx) => {
-    const repository = new ContentRepository(trx)
-    await repository.upsertMany(shipped, { keepOperatorRows: true })
-    await repository.deleteShippedExcept(shipped)
-    await repository.upsertMany(modernized)
-    await new SeedRepository(trx).markLoaded('content', hash)
-  })
+  return { shipped, modernized: service.modernizedRows() }
+}
+
+/** Splits rows into batches of `size`. */
+function* batches<T>(rows: readonly T[], size: number): Generator<T[]> {
+  for (let i = 0; i < rows.length; i += size) yield rows.slice(i, i + size)
+}
+
+/**
+ * The shipped verse content (curated, and the team's generated entries: db/content/EDITORIAL.md)
+ * goes through the same parser and validation as `content import` (or comes from a bundle the
+ * build made that way from the same files); a file with a bad line stops the seed (naming the
+ * file and line) before anything is written. The seed owns the shipped rows (content.store.ts
+ * isShipped): it replaces them and deletes those the files no longer hold, and never touches
+ * what an operator generated or imported.
+ */
+async function seedContent(db: Kysely<Database>, contentDir: string, kjvHash: string, options: SeedOptions): Promise<SeedReport['content']> {
+  const hash = contentSeedHash(contentDir, kjvHash, options.hashCache)
+  if ((await new SeedRepository(db).loadedHash('content')) === hash) return { status: 'unchanged', curated: 0, generated: 0, modernized: 0 }
+  const bundle = options.contentBundle
+  const header = bundle === undefined ? undefined : readContentBundleHeader(bundle)
+  if (bundle !== undefined && header !== undefined && header.hash === hash) {
+    await writeVerseContent(db, readContentBundle(bundle, header, CONTENT_BATCH), hash)
+    return { status: 'loaded', curated: header.curated, generated: header.generated, modernized: header.modernized }
+  }
+  const verses = new VerseStore(await new VersesRepository(db).listAll())
+  const { shipped, modernized } = makeVerseContentRows(new ContentService(new ContentRepository(db), verses), contentDir)
+  await writeVerseContent(db, [...batches(shipped, CONTENT_BATCH), ...batches(modernized, CONTENT_BATCH)], hash)
   const curated = shipped.filter((r) => r.method === 'curated').length
   return { status: 'loaded', curated, generated: shipped.length - curated, modernized: modernized.length }
+}
+
+/** Writes the seed's verse content in one transaction, removes the shipped rows it no longer has, and records the hash. */
+async function writeVerseContent(db: Kysely<Database>, rows: AsyncIterable<StoredContent[]> | Iterable<StoredContent[]>, hash: string): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const seeds = new SeedRepository(trx)
+    const keep = { verseIds: [] as number[], styles: [] as string[], methods: [] as string[] }
+    for await (const batch of rows) {
+      await seeds.upsertContent(batch)
+      for (const row of batch) {
+        if (!isShipped(row)) continue
+        keep.verseIds.push(row.verseId)
+        keep.styles.push(row.style)
+        keep.methods.push(row.method)
+      }
+    }
+    await seeds.deleteShippedContentExcept(keep)
+    await seeds.markLoaded('content', hash)
+  })
 }
 
 /**
@@ -119,13 +205,22 @@ async function seedContent(db: Kysely<Database>, contentDir: string, kjvHash: st
  * stops the seed, naming the file and line, before anything is written. As for verses, the
  * seed owns the shipped rows and never touches what an operator generated or imported.
  */
-async function seedNarrativeContent(db: Kysely<Database>, files: SeedFiles, kjvHash: string): Promise<SeedReport['narrativeContent']> {
-  const text = existsSync(files.narrativeContent) ? readFileSync(files.narrativeContent, 'utf8') : ''
-  const table = readFileSync(files.narratives, 'utf8')
+async function seedNarrativeContent(
+  db: Kysely<Database>,
+  files: SeedFiles,
+  kjvHash: string,
+  cache: HashCache | undefined,
+): Promise<SeedReport['narrativeContent']> {
+  const read = (): { text: string; table: string } => ({
+    text: existsSync(files.narrativeContent) ? readFileSync(files.narrativeContent, 'utf8') : '',
+    table: readFileSync(files.narratives, 'utf8'),
+  })
   // The narratives table and the KJV decide which slugs exist, so they are part of the hash.
-  const hash = createHash('sha256').update(`${kjvHash}\n${table}\n${text}`).digest('hex')
+  const digest = ({ text, table }: { text: string; table: string }): string => createHash('sha256').update(`${kjvHash}\n${table}\n${text}`).digest('hex')
+  const hash = cachedHash(cache, 'narrative_content', kjvHash, [files.narratives, files.narrativeContent], () => digest(read()))
   const seeds = new SeedRepository(db)
   if ((await seeds.loadedHash('narrative_content')) === hash) return { status: 'unchanged', curated: 0, generated: 0 }
+  const { text, table } = read()
   const verses = new VerseStore(await new VersesRepository(db).listAll())
   const narratives = readNarratives(files.narratives, (gospel) => verses.chapterVerseCounts(findBook(gospel) as BookInfo))
   const service = new NarrativeContentService(new NarrativeContentRepository(db), narratives)
@@ -139,7 +234,7 @@ async function seedNarrativeContent(db: Kysely<Database>, files: SeedFiles, kjvH
     const repository = new NarrativeContentRepository(trx)
     await repository.upsertMany(rows, { keepOperatorRows: true })
     await repository.deleteShippedExcept(rows)
-    await new SeedRepository(trx).markLoaded('narrative_content', hash)
+    await new SeedRepository(trx).markLoaded('narrative_content', digest({ text, table }))
   })
   const curated = rows.filter((r) => r.method === 'curated').length
   return { status: 'loaded', curated, generated: rows.length - curated }
