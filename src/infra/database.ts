@@ -57,11 +57,12 @@ export type DatabaseLocation =
       readonly kind: 'pglite'
       readonly dir: string | undefined
       /**
-       * What an empty folder starts from: the build's freshly initialized cluster (the default,
-       * an empty database), or its migrated and seeded one (`seeded`: the server's and the CLI's
-       * DATA_DIR, whose first start then finds every seed data set loaded).
+       * A migrated and seeded database folder that an empty `dir` starts as a copy of, when it
+       * exists (the server's and the CLI's DATA_DIR: the build's, pgliteSeededTemplateDir), so
+       * their first start finds every seed data set loaded. Without it, or when it does not
+       * exist, an empty folder starts from the build's initialized cluster: an empty database.
        */
-      readonly template?: 'initialized' | 'seeded'
+      readonly seededTemplate?: string
     }
 
 /**
@@ -74,7 +75,7 @@ export function databaseLocation(
 ): DatabaseLocation {
   return config.databaseUrl !== undefined
     ? { kind: 'postgres', url: config.databaseUrl, timeouts: config.databaseTimeouts, ...(onConnectionError === undefined ? {} : { onConnectionError }) }
-    : { kind: 'pglite', dir: join(resolve(config.dataDir), 'pglite'), template: 'seeded' }
+    : { kind: 'pglite', dir: join(resolve(config.dataDir), 'pglite'), seededTemplate: pgliteSeededTemplateDir() }
 }
 
 /** The pool of a PostgreSQL location: bounded connects and statements, and dead connections reported, not thrown. */
@@ -142,13 +143,13 @@ export function pgliteSeededTemplateDir(): string {
  * seconds and leaves some 400 MiB of WebAssembly memory behind (collected late, if ever, while the
  * seed runs on top of it). The copy lands under another name and is renamed into place, so an
  * interrupted copy never looks like a database. Without a template (running from sources before
- * a build), PGlite initializes the folder itself as before. Asked for the seeded template, it
- * takes the build's migrated and seeded database when there is one (the first start then copies
- * it instead of seeding), the initialized one otherwise.
+ * a build), PGlite initializes the folder itself as before. Given a seeded template that exists
+ * (the server's and the CLI's location), it copies that instead: the first start then finds the
+ * database migrated and seeded.
  */
-function copyPgliteTemplate(dir: string, kind: 'initialized' | 'seeded'): void {
+function copyPgliteTemplate(dir: string, seededTemplate: string | undefined): void {
   if (readdirSync(dir).length > 0) return
-  const template = [...(kind === 'seeded' ? [pgliteSeededTemplateDir()] : []), pgliteTemplateDir()].find((folder) => existsSync(join(folder, 'PG_VERSION')))
+  const template = [seededTemplate, pgliteTemplateDir()].find((folder) => folder !== undefined && existsSync(join(folder, 'PG_VERSION')))
   if (template === undefined) return
   const copying = `${dir}.copying-${process.pid}`
   rmSync(copying, { recursive: true, force: true })
@@ -174,7 +175,7 @@ export async function openDatabase(location: DatabaseLocation): Promise<Database
   } else {
     if (location.dir !== undefined) {
       mkdirSync(location.dir, { recursive: true })
-      copyPgliteTemplate(location.dir, location.template ?? 'initialized')
+      copyPgliteTemplate(location.dir, location.seededTemplate)
     }
     const pglite = await PGlite.create({ ...(location.dir === undefined ? {} : { dataDir: location.dir }), postgresqlconf: PGLITE_CONF })
     db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) })

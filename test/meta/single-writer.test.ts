@@ -4,11 +4,12 @@
  * killed with SIGKILL leaves a DATA_DIR the next one opens at once, with nothing lost.
  */
 import t from 'tap'
-import { mkdtempSync } from 'node:fs'
+import { cpSync, existsSync, mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { acquireDataDirLock, readLockHolder } from '../../src/infra/data-dir-lock.js'
+import { pgliteTemplateDir } from '../../src/infra/database.js'
 import { runCli } from '../helpers/cli.js'
 import { fetchChecked, type Asserter } from '../helpers/http.js'
 import { removeDataDir, seededDataDir, spawnServer, startServer } from '../helpers/server.js'
@@ -44,8 +45,11 @@ t.test('a second server on the same DATA_DIR exits at once, naming the first', a
 })
 
 t.test('the CLI during a first start waits for the server instead of opening its database', async (t) => {
-  // An empty DATA_DIR: the server migrates and seeds the whole KJV before its admin socket opens.
+  // A database never migrated nor seeded: the server migrates and seeds the whole KJV before its
+  // admin socket opens. (An empty DATA_DIR would start as a copy of the build's seeded template,
+  // and be ready too soon to catch it starting.)
   const dataDir = mkdtempSync(join(tmpdir(), 'pv-first-'))
+  if (existsSync(join(pgliteTemplateDir(), 'PG_VERSION'))) cpSync(pgliteTemplateDir(), join(dataDir, 'pglite'), { recursive: true })
   t.teardown(() => removeDataDir(dataDir))
   const server = spawnServer({ DATA_DIR: dataDir })
   t.teardown(() => server.stop('SIGKILL'))
