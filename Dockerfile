@@ -1,6 +1,8 @@
 # Plainverse: a multi-stage image. The build stage compiles (and builds the native lock
-# addon with the full toolchain); the runtime stage holds only what the server reads, runs
-# as the unprivileged `node` user and reports its readiness to the container runtime.
+# addon with the full toolchain) and prepares the seed as `make build` does (the seed bundle,
+# and the seeded embedded template that a first start copies); the runtime stage holds only
+# what the server reads, runs as the unprivileged `node` user and reports its readiness to
+# the container runtime.
 #   docker build -t plainverse .
 #   docker run -p 8080:8080 -v plainverse-data:/var/lib/plainverse plainverse
 # See compose.yaml for PostgreSQL, Redis and two instances behind a load balancer.
@@ -13,6 +15,8 @@ COPY . .
 RUN node_modules/.bin/tsx scripts/generate.ts \
  && node_modules/.bin/tsc -p scripts/tsconfig.build.json \
  && node dist/scripts/pglite-template.js \
+ && node dist/scripts/seed-bundle.js \
+ && node dist/scripts/seeded-template.js \
  && npm prune --omit=dev --no-audit --no-fund --loglevel=error
 
 FROM node:20-bookworm-slim AS runtime
