@@ -150,7 +150,11 @@ export function decodeSearchIndex(file: Buffer, key: string): SearchIndex {
   if (crc32(file.subarray(CHECKED_FROM)) !== file.readUInt32LE(12)) fail('checksum mismatch')
 
   // Views need their offset aligned to the element size; a copy is made when the buffer is not.
-  const bytes = file.byteOffset % 8 === 0 ? file : Buffer.from(file)
+  let bytes = file
+  if (file.byteOffset % 8 !== 0) {
+    bytes = Buffer.allocUnsafeSlow(file.length)
+    file.copy(bytes)
+  }
   let offset = headerLength
   let next = 0
   const section = <T>(make: (buffer: ArrayBufferLike, byteOffset: number, length: number) => T, kind: SectionKind): T => {
