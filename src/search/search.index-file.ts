@@ -18,6 +18,7 @@
 import { randomBytes } from 'node:crypto'
 import { mkdir, open, readdir, rename, rm } from 'node:fs/promises'
 import { join } from 'node:path'
+import { performance } from 'node:perf_hooks'
 import { crc32 } from 'node:zlib'
 import { FIELDS, FieldIndex, SearchIndex, type FieldParts } from './search.index.js'
 
@@ -212,7 +213,7 @@ export function decodeSearchIndex(file: Buffer, key: string): SearchIndex {
  * @returns undefined when there is no file.
  * @throws SearchIndexFileError when the file is there but does not check out.
  */
-export async function readSearchIndexFile(dir: string, key: string): Promise<{ index: SearchIndex; bytes: number } | undefined> {
+export async function readSearchIndexFile(dir: string, key: string): Promise<{ index: SearchIndex; bytes: number; decodeMs: number } | undefined> {
   let handle
   try {
     handle = await open(join(dir, SEARCH_INDEX_FILE), 'r')
@@ -230,7 +231,9 @@ export async function readSearchIndexFile(dir: string, key: string): Promise<{ i
       if (bytesRead === 0) break
       read += bytesRead
     }
-    return { index: decodeSearchIndex(file.subarray(0, read), key), bytes: read }
+    const decoding = performance.now()
+    const index = decodeSearchIndex(file.subarray(0, read), key)
+    return { index, bytes: read, decodeMs: performance.now() - decoding }
   } finally {
     await handle.close()
   }
