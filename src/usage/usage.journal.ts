@@ -88,12 +88,15 @@ export class UsageJournal {
   /** Callbacks of the hot path, called once the batch holding their queries is written. */
   private callbacks: Journalled[] = []
   private scheduled = false
+  private readonly rotateAtBytes: number
 
   /**
    * Opens (or creates) the journal in `dir`. Entries already in its files count in
    * `backlog()`, and join `pending()` once `markApplied()` has said which the ledger holds.
+   * @param options.rotateAtBytes size of the current file from which a flush starts a new segment.
    */
-  constructor(dir: string) {
+  constructor(dir: string, options: { readonly rotateAtBytes?: number } = {}) {
+    this.rotateAtBytes = options.rotateAtBytes ?? ROTATE_AT_BYTES
     mkdirSync(dir, { recursive: true })
     this.dir = dir
     const idFile = join(dir, 'instance-id')
@@ -254,7 +257,7 @@ export class UsageJournal {
         if (error !== null && error.code !== 'ENOENT') this.segments.push(segment)
       })
     }
-    if (this.bytes >= ROTATE_AT_BYTES) this.rotate()
+    if (this.bytes >= this.rotateAtBytes) this.rotate()
   }
 
   /** Writes what is queued, flushes to disk and closes the file. */
