@@ -238,7 +238,7 @@ export class UsageJournal {
   /**
    * Forgets what the ledger holds, up to `seq`: the entries read at opening up to it, and the
    * tallies ending at or before it (the ledger holds whole tallies, so `seq` is the end of one);
-   * deletes the segments it covers, and starts a new segment when the current file is large.
+   * deletes the segments it covers.
    */
   markApplied(seq: number): void {
     if (this.recovered !== undefined) {
@@ -257,6 +257,14 @@ export class UsageJournal {
         if (error !== null && error.code !== 'ENOENT') this.segments.push(segment)
       })
     }
+  }
+
+  /**
+   * Starts a new segment when the current file is large (a flush calls this once it has
+   * applied a batch): the file is renamed, never rewritten, and goes once the ledger holds
+   * its last line.
+   */
+  rotateIfLarge(): void {
     if (this.bytes >= this.rotateAtBytes) this.rotate()
   }
 

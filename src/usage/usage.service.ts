@@ -141,6 +141,7 @@ export class UsageService {
     const { increments, daily, clients, verses } = batchOf(tallies, this.clock.now())
     await this.repository.applyBatch(this.journal.journalId, first, last, increments, { clients, verses }, daily)
     this.journal.markApplied(last)
+    this.journal.rotateIfLarge()
   }
 
   /**

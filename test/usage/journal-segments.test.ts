@@ -42,10 +42,19 @@ t.test('segments: rotation, deletion once applied, replay of every segment after
   const dir = mkdtempSync(join(tmpdir(), 'pv-segments-'))
   t.teardown(() => rmSync(dir, { recursive: true, force: true }))
   const repository = new UsageRepository(database.db)
+  // Runs `during` inside the next apply: lines written while a flush waits on the database.
+  let during: (() => Promise<void>) | undefined
+  const slow = Object.create(repository) as UsageRepository
+  slow.applyBatch = async (...args: Parameters<UsageRepository['applyBatch']>) => {
+    const work = during
+    during = undefined
+    if (work !== undefined) await work()
+    return repository.applyBatch(...args)
+  }
 
   // Every flush finds the current file over the (tiny) limit and starts a new segment.
   const first = new UsageJournal(dir, { rotateAtBytes: 1 })
-  const usage = new UsageService(repository, first, silent)
+  const usage = new UsageService(slow, first, silent)
   t.equal(await usage.recover(), 0)
   for (let i = 0; i < 3; i++) await usage.record(KEY, PERIOD, 'verse', 'faithful')
   await usage.flush()
@@ -53,35 +62,41 @@ t.test('segments: rotation, deletion once applied, replay of every segment after
   for (let i = 0; i < 2; i++) await usage.record(KEY, PERIOD, 'verse', 'casual')
   await usage.flush()
   t.ok(await gone(join(dir, 'usage.journal.3')), 'segment 3 is deleted once the ledger holds sequence 3')
-  t.same(journalFiles(dir), ['usage.journal', 'usage.journal.5'])
+  t.same(journalFiles(dir), ['usage.journal', 'usage.journal.5'], 'and the file of 4 and 5 became segment 5')
   t.equal(await repository.keyTotal(KEY, PERIOD), 5)
 
-  // Two more are journalled, then the process dies mid-write: no flush, a torn last line.
-  await usage.record(KEY, PERIOD, 'verse', 'all')
+  // 7 is written while the flush of 6 waits on the database: segment 7 holds a line the ledger does not.
   await usage.record(KEY, PERIOD, 'search', 'all')
-  t.equal(await usage.keyTotal(KEY, PERIOD), 7, 'a report holds the ledger and the journalled queries')
+  during = () => usage.record(KEY, PERIOD, 'verse', 'all')
+  await usage.flush()
+  t.ok(await gone(join(dir, 'usage.journal.5')))
+  t.same(journalFiles(dir), ['usage.journal', 'usage.journal.7'])
+  t.equal(await repository.appliedSeq(first.journalId), 6)
+  // One more, then the process dies mid-write: no flush, a torn last line.
+  await usage.record(KEY, PERIOD, 'verse', 'all')
+  t.equal(await usage.keyTotal(KEY, PERIOD), 8, 'a report holds the ledger and the journalled queries')
   first.close()
-  appendFileSync(join(dir, 'usage.journal'), `8\t${KEY}\t${PERIOD}\tver`)
+  appendFileSync(join(dir, 'usage.journal'), `9\t${KEY}\t${PERIOD}\tver`)
 
   const second = new UsageJournal(dir, { rotateAtBytes: 1 })
   const restarted = new UsageService(repository, second, silent)
-  t.equal(second.backlog(), 4, 'every segment is read at opening: 4 and 5 (applied), 6 and 7 (not)')
+  t.equal(second.backlog(), 3, 'every segment is read at opening: 6 (applied) and 7 in segment 7, 8 in the last file')
   t.equal(await restarted.recover(), 2, 'only the entries the ledger did not hold are replayed')
-  t.equal(await repository.keyTotal(KEY, PERIOD), 7, 'every journalled query is in the ledger once; the torn line is not')
+  t.equal(await repository.keyTotal(KEY, PERIOD), 8, 'every journalled query is in the ledger once; the torn line is not')
   const breakdown = await restarted.breakdown([KEY], PERIOD)
-  t.same(breakdown.byEndpoint, { verse: 6, search: 1 })
-  t.same(breakdown.byStyle, { faithful: 3, casual: 2, all: 2 })
+  t.same(breakdown.byEndpoint, { verse: 7, search: 1 })
+  t.same(breakdown.byStyle, { faithful: 3, casual: 2, all: 3 })
   await restarted.record(KEY, PERIOD, 'verse', 'faithful')
-  t.equal(await restarted.keyTotal(KEY, PERIOD), 8)
+  t.equal(await restarted.keyTotal(KEY, PERIOD), 9)
   await restarted.flush()
-  t.equal(await repository.appliedSeq(second.journalId), 8, 'new lines follow the replayed ones (the torn line never had a sequence)')
-  t.ok(await gone(join(dir, 'usage.journal.5')), 'the segments the ledger holds are deleted')
-  t.ok(await gone(join(dir, 'usage.journal.7')), 'the file the crash left (torn line and all) became a segment and went too')
+  t.equal(await repository.appliedSeq(second.journalId), 9, 'new lines follow the replayed ones (the torn line never had a sequence)')
+  t.ok(await gone(join(dir, 'usage.journal.7')), 'the segments the ledger holds are deleted')
+  t.ok(await gone(join(dir, 'usage.journal.8')), 'the file the crash left (torn line and all) became a segment and went too')
   second.close()
 
   const third = new UsageJournal(dir, { rotateAtBytes: 1 })
   t.equal(await new UsageService(repository, third, silent).recover(), 0, 'a second restart replays nothing')
-  t.equal(await repository.keyTotal(KEY, PERIOD), 8)
+  t.equal(await repository.keyTotal(KEY, PERIOD), 9)
   third.close()
 })
 
