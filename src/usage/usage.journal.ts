@@ -76,6 +76,8 @@ export class UsageJournal {
   private writtenSeq = 0
   /** Earlier files, each named by the last sequence it holds. */
   private segments: Array<{ readonly path: string; readonly last: number }> = []
+  /** Segment deletions under way (markApplied), so that a caller can wait for them. */
+  private readonly deleting = new Set<Promise<void>>()
   /** Entries read at opening, until `markApplied` says which of them the ledger holds. */
   private recovered: UsageEntry[] | undefined
   /** Tallies a flush took (`seal`) and the ledger does not hold yet, oldest first. */
@@ -253,10 +255,20 @@ export class UsageJournal {
     this.segments = kept
     for (const segment of done) {
       // Off the event loop; a segment that could not go is listed again and tried at a later flush.
-      unlink(segment.path, (error) => {
-        if (error !== null && error.code !== 'ENOENT') this.segments.push(segment)
-      })
+      const deletion = new Promise<void>((resolve) =>
+        unlink(segment.path, (error) => {
+          if (error !== null && error.code !== 'ENOENT') this.segments.push(segment)
+          this.deleting.delete(deletion)
+          resolve()
+        }),
+      )
+      this.deleting.add(deletion)
     }
+  }
+
+  /** Resolves once every segment deletion started so far has ended (deleted, or listed again to retry). */
+  async deletionsSettled(): Promise<void> {
+    await Promise.all([...this.deleting])
   }
 
   /**

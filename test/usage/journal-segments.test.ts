@@ -7,7 +7,6 @@
 import { appendFileSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { setTimeout as sleep } from 'node:timers/promises'
 import t from 'tap'
 import { KeysRepository } from '../../src/keys/keys.repository.js'
 import { UsageJournal } from '../../src/usage/usage.journal.js'
@@ -26,9 +25,9 @@ function journalFiles(dir: string): string[] {
     .sort()
 }
 
-/** Waits until `path` is gone (deletion is asynchronous); false if it is still there after 5 s. */
-async function gone(path: string): Promise<boolean> {
-  for (let i = 0; i < 500 && existsSync(path); i++) await sleep(10)
+/** Whether `path` is gone once the journal's (asynchronous) segment deletions have ended. */
+async function gone(journal: UsageJournal, path: string): Promise<boolean> {
+  await journal.deletionsSettled()
   return !existsSync(path)
 }
 
@@ -61,7 +60,7 @@ t.test('segments: rotation, deletion once applied, replay of every segment after
   t.same(journalFiles(dir), ['usage.journal', 'usage.journal.3'], 'the flushed file became segment 3; new lines go to a new file')
   for (let i = 0; i < 2; i++) await usage.record(KEY, PERIOD, 'verse', 'casual')
   await usage.flush()
-  t.ok(await gone(join(dir, 'usage.journal.3')), 'segment 3 is deleted once the ledger holds sequence 3')
+  t.ok(await gone(first, join(dir, 'usage.journal.3')), 'segment 3 is deleted once the ledger holds sequence 3')
   t.same(journalFiles(dir), ['usage.journal', 'usage.journal.5'], 'and the file of 4 and 5 became segment 5')
   t.equal(await repository.keyTotal(KEY, PERIOD), 5)
 
@@ -69,7 +68,7 @@ t.test('segments: rotation, deletion once applied, replay of every segment after
   await usage.record(KEY, PERIOD, 'search', 'all')
   during = () => usage.record(KEY, PERIOD, 'verse', 'all')
   await usage.flush()
-  t.ok(await gone(join(dir, 'usage.journal.5')))
+  t.ok(await gone(first, join(dir, 'usage.journal.5')))
   t.same(journalFiles(dir), ['usage.journal', 'usage.journal.7'])
   t.equal(await repository.appliedSeq(first.journalId), 6)
   // One more, then the process dies mid-write: no flush, a torn last line.
@@ -90,8 +89,8 @@ t.test('segments: rotation, deletion once applied, replay of every segment after
   t.equal(await restarted.keyTotal(KEY, PERIOD), 9)
   await restarted.flush()
   t.equal(await repository.appliedSeq(second.journalId), 9, 'new lines follow the replayed ones (the torn line never had a sequence)')
-  t.ok(await gone(join(dir, 'usage.journal.7')), 'the segments the ledger holds are deleted')
-  t.ok(await gone(join(dir, 'usage.journal.8')), 'the file the crash left (torn line and all) became a segment and went too')
+  t.ok(await gone(second, join(dir, 'usage.journal.7')), 'the segments the ledger holds are deleted')
+  t.ok(await gone(second, join(dir, 'usage.journal.8')), 'the file the crash left (torn line and all) became a segment and went too')
   second.close()
 
   const third = new UsageJournal(dir, { rotateAtBytes: 1 })
