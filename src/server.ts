@@ -2,7 +2,7 @@
  * The process entry point: read the configuration, open the database, prepare it, load the
  * verses into memory, build the app and listen. Stops gracefully on SIGTERM and SIGINT.
  */
-import { resolve } from 'node:path'
+import { join, resolve } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { pino, type Logger } from 'pino'
 import { ConfigError, loadConfig, metricsEnabled, type Config } from './config.js'
@@ -79,7 +79,7 @@ async function main(): Promise<void> {
       const preparedNow = await prepareDatabase(database.db)
       // A seed leaves its work behind as garbage: reclaimed before the stores load on top of it.
       if (Object.values(preparedNow.seed).some((report) => report.status === 'loaded')) collectGarbage()
-      return { prepared: preparedNow, stores: await loadStores(database.db) }
+      return { prepared: preparedNow, stores: await loadStores(database.db, { packDir: join(resolve(config.dataDir), 'content') }) }
     },
     (error) => database.kind === 'postgres' && isDatabaseUnavailable(error),
     STARTUP_BACKOFF,
@@ -136,6 +136,7 @@ async function main(): Promise<void> {
         await admin.close()
         await services.stop()
       } finally {
+        stores.content.close()
         await database.close()
         lock.release()
       }
