@@ -217,7 +217,7 @@ async function setup(t: Test): Promise<Setup> {
   const handle = await openTestDatabase('pglite', { seeded: true })
   t.teardown(() => handle.close())
   await sql`delete from verse_content where method <> 'modernized'`.execute(handle.db)
-  const stores = await loadTestStores(t, handle.db)
+  const stores = await loadTestStores(t, handle)
   const repository = new ContentRepository(handle.db)
   return { repository, deps: { verses: stores.verses, repository, content: new ContentService(repository, stores.verses) } }
 }

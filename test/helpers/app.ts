@@ -44,14 +44,20 @@ export class TestClock implements Clock {
 }
 
 /**
- * The content pack folder of every test in a run: test databases copied from one seeded
- * template share a content revision, so its pack is written once, not once per test app.
+ * The content pack folder of every test in a run on one kind of database: test databases copied
+ * from one seeded template share a content revision, so its pack is written once, not once per
+ * test app. One folder per kind: the PGlite and PostgreSQL templates have revisions of their
+ * own, and writing a pack removes the other packs of its folder. (A test that changes the
+ * content writes a pack of its own revision there, and the template's is written again by the
+ * next test that needs it: correct, at the cost of one more write.)
  */
-export const TEST_CONTENT_PACKS = projectPath('var', 'test', 'content-packs')
+export function testContentPacks(kind: DatabaseKind): string {
+  return projectPath('var', 'test', 'content-packs', kind)
+}
 
-/** The stores as the server loads them (the content pack in {@link TEST_CONTENT_PACKS}), closed when the test ends. */
-export async function loadTestStores(t: Teardown, db: DatabaseHandle['db']): Promise<Stores> {
-  const stores = await loadStores(db, { packDir: TEST_CONTENT_PACKS })
+/** The stores as the server loads them (the content pack in {@link testContentPacks}), closed when the test ends. */
+export async function loadTestStores(t: Teardown, database: Pick<DatabaseHandle, 'db' | 'kind'>): Promise<Stores> {
+  const stores = await loadStores(database.db, { packDir: testContentPacks(database.kind) })
   t.teardown(() => stores.content.close())
   return stores
 }
@@ -81,7 +87,7 @@ export async function buildTestApp(
   const database = options.database ?? (await openTestDatabase(options.kind ?? 'pglite', { seeded: true }))
   const journalDir = mkdtempSync(join(tmpdir(), 'pv-journal-'))
   const clock = options.clock ?? { now: () => new Date() }
-  const stores = await loadStores(database.db, { packDir: TEST_CONTENT_PACKS })
+  const stores = await loadStores(database.db, { packDir: testContentPacks(database.kind) })
   const services = await createServices({ config, database, stores, clock, logger: silent, journalDir })
   // As server.ts does before it listens: a Redis connection still being made would answer 503s.
   for (let attempt = 0; options.waitForCounter !== false; attempt++) {

@@ -83,14 +83,14 @@ async function setup(t: Test, options: { shipped: boolean } = { shipped: false }
   const handle = await openTestDatabase('pglite', { seeded: true })
   t.teardown(() => handle.close())
   if (!options.shipped) await sql`delete from narrative_content`.execute(handle.db)
-  const stores = await loadTestStores(t, handle.db)
+  const stores = await loadTestStores(t, handle)
   const repository = new NarrativeContentRepository(handle.db)
   return {
     narratives: stores.narratives,
     verses: stores.verses,
     repository,
     content: new NarrativeContentService(repository, stores.narratives),
-    reload: () => loadTestStores(t, handle.db),
+    reload: () => loadTestStores(t, handle),
   }
 }
 
