@@ -6,6 +6,7 @@
 import { mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, truncateSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { sql } from 'kysely'
 import t, { type Test } from 'tap'
 import { ContentPack, contentPackName, writeContentPack } from '../../src/content/content.pack.js'
 import { ContentRepository } from '../../src/content/content.repository.js'
@@ -174,7 +175,10 @@ t.test('the pack follows the database: a new revision, a new pack; a damaged pac
   t.equal(second.content.get(31001004, 'casual'), undefined)
 
   await database.db.deleteFrom('verse_content').where('verse_id', '=', -1).execute()
-  t.not(await repository.revision(), changed, 'any statement on verse content changes it')
+  const untouched = await repository.revision()
+  t.not(untouched, changed, 'any statement on verse content changes it, even one that changes no row')
+  await sql`truncate verse_content`.execute(database.db)
+  t.not(await repository.revision(), untouched, 'a truncate changes it too')
   await t.rejects(database.db.insertInto('content_revision').values({ token: 'second' }).execute(), 'the revision table holds one row')
   await t.rejects(database.db.insertInto('content_revision').values({ id: false, token: 'second' }).execute(), 'and only one')
 })
