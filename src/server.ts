@@ -12,7 +12,7 @@ import { retryWhile, STARTUP_BACKOFF } from './infra/backoff.js'
 import { CounterUnavailableError } from './quotas/counter.js'
 import { isDatabaseUnavailable, summarizeError } from './infra/database-errors.js'
 import { databaseLocation, openDatabase } from './infra/database.js'
-import { collectGarbage } from './infra/heap.js'
+import { collectGarbage, limitHeapGrowth } from './infra/heap.js'
 import type { Metrics } from './metrics/metrics.registry.js'
 import type { MetricsListener } from './metrics/metrics.server.js'
 
@@ -54,6 +54,7 @@ async function startMetricsListener(metrics: Metrics, options: { readonly port: 
 
 async function main(): Promise<void> {
   const startedAt = performance.now()
+  limitHeapGrowth()
   const config = readConfig()
   // Errors are logged by type, message, code and stack only: a database client's error can
   // carry the client itself, with the connection string and its password.
@@ -85,7 +86,18 @@ async function main(): Promise<void> {
     STARTUP_BACKOFF,
     (error, attempt, waitMs) => logger.warn({ err: error, attempt, retryInMs: waitMs }, 'database unavailable at start-up; retrying'),
   )
-  const services = await createServices({ config, database, stores, clock: systemClock, logger, journalDir: config.dataDir })
+  const services = await createServices({
+    config,
+    database,
+    stores,
+    clock: systemClock,
+    logger,
+    journalDir: config.dataDir,
+    searchIndexDir: join(config.dataDir, 'search'),
+  })
+  // The saved search index, read before the server listens, serves the first request; without
+  // one (a first start, other texts) it is built once the server listens, and saved.
+  const indexLoaded = services.search.load()
   // Redis too may not be up yet: wait for it like for the database (requests would get 503s).
   await retryWhile(
     () => services.counter.ping(),
@@ -150,6 +162,7 @@ async function main(): Promise<void> {
   process.on('SIGTERM', (signal) => void stop(signal))
   process.on('SIGINT', (signal) => void stop(signal))
 
+  await indexLoaded
   await app.listen({ port: config.port, host: config.host })
   ready = true
   const address = app.server.address()
