@@ -221,6 +221,8 @@ function removeOtherPacks(dir: string, keep: string): void {
 
 /** The part of a pack kept in memory. */
 interface PackIndex {
+  /** The content revision the pack was written for. */
+  readonly token: string
   /** Verse id * 2 + style bit, ascending. */
   readonly keys: Uint32Array
   /** Record i is [offsets[i], offsets[i + 1]) of the records region. */
@@ -259,11 +261,13 @@ function readIndex(fd: number, token: string): PackIndex | undefined {
   for (let i = 0; i < count; i++) {
     if ((offsets[i] as number) > (offsets[i + 1] as number) || (i > 0 && (keys[i - 1] as number) >= (keys[i] as number))) return undefined
   }
-  return { keys, offsets, recordsStart }
+  return { token, keys, offsets, recordsStart }
 }
 
 /** An open content pack: the index in memory, the records read from the file on demand. */
 export class ContentPack {
+  /** The content revision this pack holds. */
+  readonly revision: string
   private fd: number | undefined
   private readonly keys: Uint32Array
   private readonly offsets: Uint32Array
@@ -274,6 +278,7 @@ export class ContentPack {
   /** @param fd an open pack file whose index {@link readIndex} has checked; the pack owns it. */
   constructor(fd: number, index: PackIndex) {
     this.fd = fd
+    this.revision = index.token
     this.keys = index.keys
     this.offsets = index.offsets
     this.recordsStart = index.recordsStart

@@ -63,6 +63,11 @@ export class ContentStore {
     return this.pack.size
   }
 
+  /** The content revision (ContentRepository.revision) this content is: what is derived from it can be keyed by it. */
+  get revision(): string {
+    return this.pack.revision
+  }
+
   /**
    * Every entry in verse order, faithful before casual within a verse, read in large chunks:
    * for work that visits every verse (the search index build) rather than one read per entry.

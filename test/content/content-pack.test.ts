@@ -156,6 +156,7 @@ t.test('the pack follows the database: a new revision, a new pack; a damaged pac
 
   const first = await loadStores(database.db, { packDir: dir })
   t.same(readdirSync(dir), [contentPackName(token)])
+  t.equal(first.content.revision, token, 'the store names the revision it serves (the saved search index is keyed by it)')
   // The whole content through the pack, against the table read directly.
   const expected = effective([await repository.listAll()])
   t.equal(first.content.size, expected.size)
@@ -171,6 +172,7 @@ t.test('the pack follows the database: a new revision, a new pack; a damaged pac
   const second = await loadStores(database.db, { packDir: dir })
   t.teardown(() => second.content.close())
   t.same(readdirSync(dir), [contentPackName(changed)], "the new revision's pack replaced the old one")
+  t.equal(second.content.revision, changed)
   t.equal(second.content.get(31001004, 'faithful')?.method, 'modernized', 'the new pack serves the new content')
   t.equal(second.content.get(31001004, 'casual'), undefined)
 
