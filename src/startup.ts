@@ -78,17 +78,23 @@ async function openContentPack(repository: ContentRepository, packDir: string): 
  * generation), so it is not checked again here. The caller closes `content` when it stops.
  */
 export async function loadStores(db: Kysely<Database>, options: LoadOptions): Promise<Stores> {
-  const opening = openContentPack(new ContentRepository(db), options.packDir)
-  let rows: Awaited<ReturnType<VersesRepository['listAll']>>
-  let narrativeRows: Awaited<ReturnType<NarrativeContentRepository['listAll']>>
-  try {
-    ;[rows, narrativeRows] = await Promise.all([new VersesRepository(db).listAll(), new NarrativeContentRepository(db).listAll()])
-  } catch (error) {
-    // The server retries a start-up the database failed: the pack's file is not left open.
-    ;(await opening.catch(() => undefined))?.close()
-    throw error
+  const [opened, verseRows, narrativeRows] = await Promise.allSettled([
+    openContentPack(new ContentRepository(db), options.packDir),
+    new VersesRepository(db).listAll(),
+    new NarrativeContentRepository(db).listAll(),
+  ])
+  if (opened.status === 'rejected') throw opened.reason
+  const pack = opened.value
+  // The server retries a start-up the database failed: the pack's file is not left open.
+  if (verseRows.status === 'rejected') {
+    pack.close()
+    throw verseRows.reason
   }
-  const pack = await opening
+  if (narrativeRows.status === 'rejected') {
+    pack.close()
+    throw narrativeRows.reason
+  }
+  const rows = verseRows.value
   const verses = new VerseStore(rows)
   const narratives = readNarratives(projectPath(NARRATIVES_FILE), (gospel) => verses.chapterVerseCounts(findBook(gospel) as BookInfo))
   return {
@@ -96,7 +102,7 @@ export async function loadStores(db: Kysely<Database>, options: LoadOptions): Pr
     content: new ContentStore(pack),
     intros: readBookIntros(projectPath(BOOK_INTROS_FILE)),
     narratives,
-    narrativeContent: servedNarrativeContent(narrativeRows, narratives),
+    narrativeContent: servedNarrativeContent(narrativeRows.value, narratives),
     sections: readSections(projectPath(SECTIONS_FILE), (book) => verses.chapterVerseCounts(book)),
   }
 }
