@@ -80,7 +80,7 @@ async function main(): Promise<void> {
       const preparedNow = await prepareDatabase(database.db)
       // A seed leaves its work behind as garbage: reclaimed before the stores load on top of it.
       if (Object.values(preparedNow.seed).some((report) => report.status === 'loaded')) collectGarbage()
-      return { prepared: preparedNow, stores: await loadStores(database.db) }
+      return { prepared: preparedNow, stores: await loadStores(database.db, { packDir: join(resolve(config.dataDir), 'content') }) }
     },
     (error) => database.kind === 'postgres' && isDatabaseUnavailable(error),
     STARTUP_BACKOFF,
@@ -148,6 +148,7 @@ async function main(): Promise<void> {
         await admin.close()
         await services.stop()
       } finally {
+        stores.content.close()
         await database.close()
         lock.release()
       }

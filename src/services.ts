@@ -5,6 +5,7 @@
 import { createHash, randomBytes } from 'node:crypto'
 import type { FastifyBaseLogger } from 'fastify'
 import type { Config } from './config.js'
+import type { ContentStore } from './content/content.store.js'
 import { IdentityVerifier } from './identity/identity.service.js'
 import { epochMs, type Clock } from './infra/clock.js'
 import type { DatabaseHandle } from './infra/database.js'
@@ -77,14 +78,14 @@ export interface ServiceDeps {
 }
 
 /**
- * What identifies the texts the search index is built from: the KJV and the content data
- * sets recorded by the seed, and the index format.
+ * What identifies the texts the search index is built from: the KJV data set recorded by the
+ * seed, the content revision of the content served (which every change to verse content
+ * replaces: the seed, `content import`, `content generate`), and the index format.
  */
-async function searchIndexKey(database: DatabaseHandle): Promise<string> {
-  const seeds = new SeedRepository(database.db)
-  const [kjv, content] = await Promise.all([seeds.loadedHash('kjv'), seeds.loadedHash('content')])
+async function searchIndexKey(database: DatabaseHandle, content: ContentStore): Promise<string> {
+  const kjv = await new SeedRepository(database.db).loadedHash('kjv')
   return createHash('sha256')
-    .update(JSON.stringify({ format: SEARCH_INDEX_FORMAT_VERSION, kjv: kjv ?? null, content: content ?? null }))
+    .update(JSON.stringify({ format: SEARCH_INDEX_FORMAT_VERSION, kjv: kjv ?? null, contentRevision: content.revision }))
     .digest('hex')
 }
 
@@ -131,7 +132,7 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
     content: deps.stores.content,
     resources: verses,
     logger,
-    ...(deps.searchIndexDir === undefined ? {} : { indexDir: deps.searchIndexDir, indexKey: await searchIndexKey(database) }),
+    ...(deps.searchIndexDir === undefined ? {} : { indexDir: deps.searchIndexDir, indexKey: await searchIndexKey(database, deps.stores.content) }),
   })
   return {
     verses,

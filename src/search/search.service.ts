@@ -239,9 +239,21 @@ export class SearchService {
     }
   }
 
+  /**
+   * Every verse with its texts. The content is walked in the same (verse) order as the verses,
+   * in large reads from the content pack, rather than one read per verse and style.
+   */
   private *indexedVerses(): Generator<IndexedVerse> {
+    const content = this.deps.content.entries()
+    let next = content.next()
     for (const verse of this.deps.verses.all()) {
-      yield { id: verse.id, book: verse.book, texts: { kjv: verse.text, faithful: this.textOf(verse, 'faithful'), casual: this.textOf(verse, 'casual') } }
+      const texts: Record<'faithful' | 'casual', string | null> = { faithful: null, casual: null }
+      // Content of a verse the store does not hold (none is expected) is passed over.
+      while (next.done !== true && next.value.verseId <= verse.id) {
+        if (next.value.verseId === verse.id) texts[next.value.style] = next.value.simplifiedText
+        next = content.next()
+      }
+      yield { id: verse.id, book: verse.book, texts: { kjv: verse.text, ...texts } }
     }
   }
 }

@@ -10,6 +10,7 @@ import { join } from 'node:path'
 import { Writable } from 'node:stream'
 import { pino } from 'pino'
 import t, { type Test } from 'tap'
+import { writeContentPack } from '../../src/content/content.pack.js'
 import { ContentStore, type StyleContent } from '../../src/content/content.store.js'
 import { NarrativeStore } from '../../src/narratives/narrative.store.js'
 import { FIELDS, type SearchIndex } from '../../src/search/search.index.js'
@@ -59,7 +60,23 @@ function contentRows(): StyleContent[] {
 }
 
 const verses = new VerseStore(VERSES)
-const content = new ContentStore(contentRows())
+/** The content as the server reads it: from a content pack (in a folder of this test's own). */
+async function contentStore(): Promise<ContentStore> {
+  const dir = mkdtempSync(join(tmpdir(), 'pv-search-content-'))
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+  const pack = await writeContentPack(
+    dir,
+    'search-index-file-test',
+    (async function* () {
+      yield contentRows()
+    })(),
+  )
+  const store = new ContentStore(pack)
+  t.teardown(() => store.close())
+  return store
+}
+
+const content = await contentStore()
 const resources = new VersesService({
   verses,
   content,
