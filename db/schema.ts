@@ -120,9 +120,19 @@ export interface UsageJournalStateTable {
 }
 
 /** The whole schema. */
+/**
+ * One row: a token replaced by every statement that changes `verse_content` (migration 0007's
+ * trigger), naming the content's revision (ContentRepository.revision).
+ */
+export interface ContentRevisionTable {
+  id: Generated<boolean>
+  token: string
+}
+
 export interface Database {
   verses: VersesTable
   verse_content: VerseContentTable
+  content_revision: ContentRevisionTable
   narrative_content: NarrativeContentTable
   seed_state: SeedStateTable
   api_keys: ApiKeysTable

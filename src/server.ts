@@ -2,7 +2,7 @@
  * The process entry point: read the configuration, open the database, prepare it, load the
  * verses into memory, build the app and listen. Stops gracefully on SIGTERM and SIGINT.
  */
-import { resolve } from 'node:path'
+import { join, resolve } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { pino, type Logger } from 'pino'
 import { ConfigError, loadConfig, metricsEnabled, type Config } from './config.js'
@@ -81,13 +81,24 @@ async function main(): Promise<void> {
       const preparedNow = await prepareDatabase(database.db, dataDirSeedOptions(resolve(config.dataDir), systemClock))
       // A seed leaves its work behind as garbage: reclaimed before the stores load on top of it.
       if (Object.values(preparedNow.seed).some((report) => report.status === 'loaded')) collectGarbage()
-      return { prepared: preparedNow, stores: await loadStores(database.db) }
+      return { prepared: preparedNow, stores: await loadStores(database.db, { packDir: join(resolve(config.dataDir), 'content') }) }
     },
     (error) => database.kind === 'postgres' && isDatabaseUnavailable(error),
     STARTUP_BACKOFF,
     (error, attempt, waitMs) => logger.warn({ err: error, attempt, retryInMs: waitMs }, 'database unavailable at start-up; retrying'),
   )
-  const services = await createServices({ config, database, stores, clock: systemClock, logger, journalDir: config.dataDir })
+  const services = await createServices({
+    config,
+    database,
+    stores,
+    clock: systemClock,
+    logger,
+    journalDir: config.dataDir,
+    searchIndexDir: join(config.dataDir, 'search'),
+  })
+  // The saved search index, read before the server listens, serves the first request; without
+  // one (a first start, other texts) it is built once the server listens, and saved.
+  const indexLoaded = services.search.load()
   // Redis too may not be up yet: wait for it like for the database (requests would get 503s).
   await retryWhile(
     () => services.counter.ping(),
@@ -138,6 +149,7 @@ async function main(): Promise<void> {
         await admin.close()
         await services.stop()
       } finally {
+        stores.content.close()
         await database.close()
         lock.release()
       }
@@ -151,6 +163,7 @@ async function main(): Promise<void> {
   process.on('SIGTERM', (signal) => void stop(signal))
   process.on('SIGINT', (signal) => void stop(signal))
 
+  await indexLoaded
   await app.listen({ port: config.port, host: config.host })
   ready = true
   const address = app.server.address()

@@ -2,9 +2,10 @@
  * The service graph: every capability's service built once from the infrastructure and
  * passed to the HTTP app and the CLI alike.
  */
-import { randomBytes } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
 import type { FastifyBaseLogger } from 'fastify'
 import type { Config } from './config.js'
+import type { ContentStore } from './content/content.store.js'
 import { IdentityVerifier } from './identity/identity.service.js'
 import { epochMs, type Clock } from './infra/clock.js'
 import type { DatabaseHandle } from './infra/database.js'
@@ -25,7 +26,9 @@ import { VersesService } from './verses/verses.service.js'
 import { NarrativesService } from './narratives/narratives.service.js'
 import { PassagesService } from './passages/passages.service.js'
 import { ReferenceParser } from './passages/reference-parser.js'
+import { SEARCH_INDEX_FORMAT_VERSION } from './search/search.index-file.js'
 import { SearchService } from './search/search.service.js'
+import { SeedRepository } from './seed/seed.repository.js'
 import { Sitemaps } from './web/sitemaps.js'
 import { WebService } from './web/web.service.js'
 
@@ -70,6 +73,20 @@ export interface ServiceDeps {
   readonly logger: Pick<FastifyBaseLogger, 'error' | 'info' | 'warn'>
   /** Where this instance keeps its usage journal (normally DATA_DIR). */
   readonly journalDir: string
+  /** Where the search index is saved and read back at the next start (the server: DATA_DIR/search); none: built in memory each time. */
+  readonly searchIndexDir?: string
+}
+
+/**
+ * What identifies the texts the search index is built from: the KJV data set recorded by the
+ * seed, the content revision of the content served (which every change to verse content
+ * replaces: the seed, `content import`, `content generate`), and the index format.
+ */
+async function searchIndexKey(database: DatabaseHandle, content: ContentStore): Promise<string> {
+  const kjv = await new SeedRepository(database.db).loadedHash('kjv')
+  return createHash('sha256')
+    .update(JSON.stringify({ format: SEARCH_INDEX_FORMAT_VERSION, kjv: kjv ?? null, contentRevision: content.revision }))
+    .digest('hex')
 }
 
 /** The Redis counter, loaded only when configured (ioredis is not needed on the embedded default). */
@@ -110,7 +127,13 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
     config,
   })
   const narratives = new NarrativesService(deps.stores.narratives, verses, deps.stores.narrativeContent)
-  const search = new SearchService({ verses: deps.stores.verses, content: deps.stores.content, resources: verses, logger })
+  const search = new SearchService({
+    verses: deps.stores.verses,
+    content: deps.stores.content,
+    resources: verses,
+    logger,
+    ...(deps.searchIndexDir === undefined ? {} : { indexDir: deps.searchIndexDir, indexKey: await searchIndexKey(database, deps.stores.content) }),
+  })
   return {
     verses,
     narratives,
@@ -143,6 +166,8 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
       quotas.close()
       // Each step runs even when an earlier one fails, so nothing is left open.
       try {
+        // A search index half written would only be rebuilt, but a finished one saves the next start a build.
+        await search.flush()
         await usage.stop()
       } finally {
         try {

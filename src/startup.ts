@@ -7,6 +7,7 @@ import type { Database } from '../db/schema.js'
 import { readBookIntros, type BookIntroduction } from './content/book-intros.js'
 import { ContentRepository } from './content/content.repository.js'
 import { ContentStore } from './content/content.store.js'
+import { ContentPack, writeContentPack } from './content/content.pack.js'
 import { migrateToLatest } from './infra/database.js'
 import { projectPath } from './infra/paths.js'
 import { seedDatabase, type SeedOptions, type SeedReport } from './seed/seed.service.js'
@@ -45,7 +46,7 @@ export async function prepareDatabase(db: Kysely<Database>, options: SeedOptions
   return { migrations, seed }
 }
 
-/** The in-memory stores the hot path reads. */
+/** The stores the hot path reads (in memory, but for verse content: see {@link loadStores}). */
 export interface Stores {
   readonly verses: VerseStore
   readonly content: ContentStore
@@ -56,25 +57,59 @@ export interface Stores {
   readonly sections: SectionStore
 }
 
+/** Where {@link loadStores} keeps what it derives from the database. */
+export interface LoadOptions {
+  /**
+   * The folder of the content pack (DATA_DIR/content for the server): a file per content
+   * revision, rebuilt from the database when the revision changes. Processes may share one.
+   */
+  readonly packDir: string
+}
+
 /**
- * Loads every verse, every piece of content (verses and narratives, from the database), the
- * book introductions and the section outline into memory. Narrative content is validated when it enters the
- * database (seed, import, generation), so it is not checked again here.
+ * The content pack of the database's content revision, written when the folder has none (or
+ * one that does not check out). The pack is written from one snapshot that also reads the
+ * token, so content changed meanwhile never goes into a pack under the older token.
  */
-export async function loadStores(db: Kysely<Database>): Promise<Stores> {
-  const [rows, content, narrativeRows] = await Promise.all([
+async function openContentPack(repository: ContentRepository, packDir: string): Promise<ContentPack> {
+  const existing = ContentPack.open(packDir, await repository.revision())
+  if (existing !== undefined) return existing
+  return repository.snapshot(async (snapshot) => writeContentPack(packDir, await snapshot.revision(), snapshot.effectiveSlices()))
+}
+
+/**
+ * Loads every verse and narrative content (from the database), the book introductions and the
+ * section outline into memory, and opens the content pack of the database's content revision
+ * (written first when there is none): verse content is read from that file on demand, not held
+ * in memory. Narrative content is validated when it enters the database (seed, import,
+ * generation), so it is not checked again here. The caller closes `content` when it stops.
+ */
+export async function loadStores(db: Kysely<Database>, options: LoadOptions): Promise<Stores> {
+  const [opened, verseRows, narrativeRows] = await Promise.allSettled([
+    openContentPack(new ContentRepository(db), options.packDir),
     new VersesRepository(db).listAll(),
-    new ContentRepository(db).listEffective(),
     new NarrativeContentRepository(db).listAll(),
   ])
+  if (opened.status === 'rejected') throw opened.reason
+  const pack = opened.value
+  // The server retries a start-up the database failed: the pack's file is not left open.
+  if (verseRows.status === 'rejected') {
+    pack.close()
+    throw verseRows.reason
+  }
+  if (narrativeRows.status === 'rejected') {
+    pack.close()
+    throw narrativeRows.reason
+  }
+  const rows = verseRows.value
   const verses = new VerseStore(rows)
   const narratives = readNarratives(projectPath(NARRATIVES_FILE), (gospel) => verses.chapterVerseCounts(findBook(gospel) as BookInfo))
   return {
     verses,
-    content: new ContentStore(content),
+    content: new ContentStore(pack),
     intros: readBookIntros(projectPath(BOOK_INTROS_FILE)),
     narratives,
-    narrativeContent: servedNarrativeContent(narrativeRows, narratives),
+    narrativeContent: servedNarrativeContent(narrativeRows.value, narratives),
     sections: readSections(projectPath(SECTIONS_FILE), (book) => verses.chapterVerseCounts(book)),
   }
 }

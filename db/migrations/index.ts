@@ -9,6 +9,7 @@ import * as m0003 from './0003_narrative_content.js'
 import * as m0004 from './0004_attributions.js'
 import * as m0005 from './0005_journal_heartbeat.js'
 import * as m0006 from './0006_usage_daily.js'
+import * as m0007 from './0007_content_revision.js'
 
 export const migrations: Readonly<Record<string, Migration>> = Object.freeze({
   '0001_verses': m0001,
@@ -17,4 +18,5 @@ export const migrations: Readonly<Record<string, Migration>> = Object.freeze({
   '0004_attributions': m0004,
   '0005_journal_heartbeat': m0005,
   '0006_usage_daily': m0006,
+  '0007_content_revision': m0007,
 })

@@ -16,7 +16,7 @@ import { GenerationProgress, formatCount, formatPlan, formatReport } from '../co
 import { formatModernizerReport, modernizerReport, REPORT_TARGET } from '../content/pipeline/modernizer.report.js'
 import type { DataDirLock } from '../infra/data-dir-lock.js'
 import { databaseLocation, openDatabase } from '../infra/database.js'
-import { claimEmbeddedDatabase, DataDirUnavailable, EX_TEMPFAIL } from './data-dir-access.js'
+import { claimEmbeddedDatabase, cliContentPackDir, DataDirUnavailable, EX_TEMPFAIL } from './data-dir-access.js'
 import { NarrativeContentRepository } from '../narratives/narrative-content.repository.js'
 import { NarrativeContentService, isNarrativeJsonl } from '../content/pipeline/narrative-content.service.js'
 import { generateNarrativeContent, planNarrativeGeneration, type NarrativeGenerationDeps } from '../content/pipeline/generation/narrative-generation.js'
@@ -220,20 +220,24 @@ async function withDatabase(config: Config, io: ContentIo, work: (deps: CommandD
   })
   try {
     await prepareDatabase(handle.db, dataDirSeedOptions(resolve(config.dataDir), systemClock))
-    const stores = await loadStores(handle.db)
+    const stores = await loadStores(handle.db, { packDir: cliContentPackDir(resolve(config.dataDir)) })
     const repository = new ContentRepository(handle.db)
     const narrativeRepository = new NarrativeContentRepository(handle.db)
-    return await work({
-      verses: stores.verses,
-      repository,
-      content: new ContentService(repository, stores.verses),
-      narrative: {
-        narratives: stores.narratives,
+    try {
+      return await work({
         verses: stores.verses,
-        repository: narrativeRepository,
-        content: new NarrativeContentService(narrativeRepository, stores.narratives),
-      },
-    })
+        repository,
+        content: new ContentService(repository, stores.verses),
+        narrative: {
+          narratives: stores.narratives,
+          verses: stores.verses,
+          repository: narrativeRepository,
+          content: new NarrativeContentService(narrativeRepository, stores.narratives),
+        },
+      })
+    } finally {
+      stores.content.close()
+    }
   } finally {
     await handle.close()
     lock?.release()

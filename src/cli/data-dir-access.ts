@@ -7,12 +7,22 @@
  */
 import { existsSync } from 'node:fs'
 import { createConnection } from 'node:net'
+import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { adminPaths, readAdminToken } from '../admin/admin.server.js'
 import { acquireDataDirLock, DataDirBusyError, describeHolder, readLockHolder, type DataDirLock } from '../infra/data-dir-lock.js'
 
 /** Exit code of a command that cannot reach DATA_DIR now (EX_TEMPFAIL): try again later. */
 export const EX_TEMPFAIL = 75
+
+/**
+ * The CLI's content pack folder (DATA_DIR/cli/content, beside its journal in DATA_DIR/cli): not
+ * the server's DATA_DIR/content, since a command may run beside a server on PostgreSQL and see
+ * another content revision, and each removes the packs of other revisions from its folder.
+ */
+export function cliContentPackDir(dataDir: string): string {
+  return join(dataDir, 'cli', 'content')
+}
 
 /** A command that cannot proceed, with the reason to print. */
 export class DataDirUnavailable extends Error {

@@ -13,7 +13,7 @@ import { AppError } from '../errors.js'
 import { systemClock } from '../infra/clock.js'
 import type { DataDirLock } from '../infra/data-dir-lock.js'
 import { databaseLocation, migrateToLatest, openDatabase } from '../infra/database.js'
-import { claimEmbeddedDatabase, DataDirUnavailable, DEFAULT_WAIT, EX_TEMPFAIL, reachDataDir, socketAnswers } from './data-dir-access.js'
+import { claimEmbeddedDatabase, cliContentPackDir, DataDirUnavailable, DEFAULT_WAIT, EX_TEMPFAIL, reachDataDir, socketAnswers } from './data-dir-access.js'
 import { createServices } from '../services.js'
 import { runContentCommand } from './content.command.js'
 import { loadStores, prepareDatabase } from '../startup.js'
@@ -241,7 +241,8 @@ async function withOperations(config: Config, work: (ops: AdminOperations) => Pr
     const handle = await openDatabase(databaseLocation(config))
     try {
       await prepareDatabase(handle.db, dataDirSeedOptions(dataDir, systemClock))
-      const stores = await loadStores(handle.db)
+      // A pack folder of its own: the CLI may run beside a server on this DATA_DIR (PostgreSQL).
+      const stores = await loadStores(handle.db, { packDir: cliContentPackDir(dataDir) })
       const quiet = { error: () => undefined, info: () => undefined, warn: () => undefined }
       // The CLI counts nothing; its own journal folder keeps it apart from a server's journal.
       const services = await createServices({ config, database: handle, stores, clock: systemClock, logger: quiet, journalDir: join(dataDir, 'cli') })
@@ -249,6 +250,7 @@ async function withOperations(config: Config, work: (ops: AdminOperations) => Pr
         return await work(localOperations(services, config.quotas, systemClock))
       } finally {
         await services.stop()
+        stores.content.close()
       }
     } finally {
       await handle.close()

@@ -28,23 +28,34 @@ export class ContentRepository {
    * times the table's size.
    */
   async listAll(): Promise<StyleContent[]> {
-    return this.listPacked(false)
+    const rows: StyleContent[] = []
+    for await (const slice of this.slices(false)) rows.push(...slice)
+    return rows
   }
 
   /**
    * The row that wins for each verse and style (curated, then generated, then modernized: the
-   * rule of content.store.ts outranks), for the in-memory store. The store keeps substrings of the packed
-   * slices, which keep each slice whole: rows another one outranks (most modernized texts) are
-   * left in the database rather than held in memory for nothing.
+   * rule of content.store.ts outranks), a few books at a time in verse order, for the content
+   * pack: rows another one outranks (most modernized texts) are left in the database, and never
+   * more than one slice is in memory.
    */
-  async listEffective(): Promise<StyleContent[]> {
-    return this.listPacked(true)
+  effectiveSlices(): AsyncGenerator<StyleContent[]> {
+    return this.slices(true)
   }
 
-  private async listPacked(effectiveOnly: boolean): Promise<StyleContent[]> {
+  /**
+   * The content revision: a token that changes with every statement that changes verse content
+   * (a trigger of migration 0007), so that what is derived from the content (the content pack)
+   * can tell whether it is still current.
+   */
+  async revision(): Promise<string> {
+    const row = await this.db.selectFrom('content_revision').select('token').executeTakeFirstOrThrow()
+    return row.token
+  }
+
+  private async *slices(effectiveOnly: boolean): AsyncGenerator<StyleContent[]> {
     const field = (name: string) => sql`coalesce(${sql.ref(name)}, chr(21))`
     const value = (text: string | undefined): string | null => (text === undefined || text === '\u0015' ? null : text)
-    const rows: StyleContent[] = []
     for (const [from, to] of verseIdSlices()) {
       const slice = this.db.selectFrom('verse_content').selectAll().where('verse_id', '>=', from).where('verse_id', '<', to)
       const source = effectiveOnly
@@ -65,6 +76,7 @@ export class ContentRepository {
         )
         .executeTakeFirstOrThrow()
       if (row.packed === null) continue
+      const rows: StyleContent[] = []
       for (const record of row.packed.split('\u001e')) {
         const [verseId, style, method, model, promptVersion, simplifiedText, bottomLine, historicalContext, practicalReflection] = record.split('\u001f')
         rows.push({
@@ -79,8 +91,8 @@ export class ContentRepository {
           practicalReflection: value(practicalReflection),
         })
       }
+      yield rows
     }
-    return rows
   }
 
   /** Rows of one method (and optionally one style), in canonical order, for export. */
@@ -167,6 +179,17 @@ export class ContentRepository {
       )
       .execute()
     return new Set(rows.map((r) => r.verse_id))
+  }
+
+  /**
+   * Runs `work` on one consistent view of the database (a repeatable-read transaction), with a
+   * repository bound to it: what it reads in several statements belongs to one moment.
+   */
+  async snapshot<T>(work: (repository: ContentRepository) => Promise<T>): Promise<T> {
+    return this.db
+      .transaction()
+      .setIsolationLevel('repeatable read')
+      .execute((trx) => work(new ContentRepository(trx)))
   }
 
   /** Runs `work` in one transaction with a repository bound to it. */

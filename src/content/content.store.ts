@@ -1,7 +1,8 @@
 /**
- * The derived texts (styles) of every verse, held in memory, with the precedence rule:
- * curated over generated over modernized.
+ * The derived texts (styles) of every verse, read from the content pack (content.pack.ts), with
+ * the precedence rule: curated over generated over modernized.
  */
+import type { ContentPack } from './content.pack.js'
 
 export type Style = 'faithful' | 'casual'
 export type ContentMethod = 'curated' | 'generated' | 'modernized'
@@ -44,28 +45,39 @@ export function outranks(method: ContentMethod, other: ContentMethod): boolean {
   return PRECEDENCE[method] < PRECEDENCE[other]
 }
 
-/** Immutable index of the effective content of each verse and style. */
+/**
+ * The effective content of each verse and style (the pack holds only the row that wins, by
+ * {@link outranks}). Immutable; open until {@link ContentStore.close}.
+ */
 export class ContentStore {
-  private readonly effective: ReadonlyMap<string, StyleContent>
-
-  /** @param rows every stored row; several per verse and style are resolved by precedence. */
-  constructor(rows: Iterable<StyleContent>) {
-    const effective = new Map<string, StyleContent>()
-    for (const row of rows) {
-      const key = `${row.verseId}:${row.style}`
-      const current = effective.get(key)
-      if (current === undefined || outranks(row.method, current.method)) effective.set(key, row)
-    }
-    this.effective = effective
-  }
+  /** @param pack the open pack of the database's content revision; the store owns it. */
+  constructor(private readonly pack: ContentPack) {}
 
   /** The content that wins for this verse and style, if any. */
   get(verseId: number, style: Style): StyleContent | undefined {
-    return this.effective.get(`${verseId}:${style}`)
+    return this.pack.get(verseId, style)
   }
 
   /** Number of verse-and-style pairs that have content. */
   get size(): number {
-    return this.effective.size
+    return this.pack.size
+  }
+
+  /** The content revision (ContentRepository.revision) this content is: what is derived from it can be keyed by it. */
+  get revision(): string {
+    return this.pack.revision
+  }
+
+  /**
+   * Every entry in verse order, faithful before casual within a verse, read in large chunks:
+   * for work that visits every verse (the search index build) rather than one read per entry.
+   */
+  entries(): IterableIterator<StyleContent> {
+    return this.pack.entries()
+  }
+
+  /** Closes the pack file: the store's owner calls it when it stops. */
+  close(): void {
+    this.pack.close()
   }
 }

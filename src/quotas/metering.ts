@@ -29,6 +29,14 @@ export interface Metering {
    * written) costs no promise.
    */
   readonly quotaHeaders: OnSend
+  /**
+   * `quotaHeaders` for a route that takes its validation errors itself (`attachValidation`),
+   * so that its other answers run no onSend hook: writes the rate-limit headers of the key's
+   * quota as it stands, for the 400 the caller then throws (nothing is counted; headers it
+   * cannot have are left out, as `quotaHeaders` does). A promise only when the counter must
+   * be asked.
+   */
+  writeQuotaState(request: FastifyRequest, reply: FastifyReply): Promise<void> | undefined
   /** Counts one query for the request's key, or throws the 429; writes the headers. */
   charge(request: FastifyRequest, reply: FastifyReply, endpoint: CountedEndpoint, style: string): Promise<void>
   /**
@@ -85,6 +93,19 @@ export function createMetering(auth: Pick<ApiKeyAuth, 'authenticate'>, quotas: Q
         },
         // The answer is decided already; headers it cannot have now must not replace it.
         () => done(null, payload),
+      )
+    },
+    writeQuotaState(request, reply) {
+      const key = requireApiKey(request)
+      const state = quotas.stateNow(key)
+      if (state !== undefined) {
+        writeRateLimitHeaders(reply, state)
+        return undefined
+      }
+      return quotas.state(key).then(
+        (later) => writeRateLimitHeaders(reply, later),
+        // The answer is decided already (the 400); headers it cannot have now must not replace it.
+        () => undefined,
       )
     },
     charge(request, reply, endpoint, style) {

@@ -33,6 +33,17 @@ export interface Postings {
   readonly tfs: Uint16Array
 }
 
+/** The arrays a FieldIndex is made of, as saved to and loaded from the index file. */
+export interface FieldParts {
+  readonly postingStart: Uint32Array
+  readonly postingDocs: Int32Array
+  readonly postingTfs: Uint16Array
+  readonly norms: Float32Array
+  readonly docCount: number
+  readonly words: Int32Array
+  readonly wordStart: Uint32Array
+}
+
 /** The index of one text (field) of every verse. */
 export class FieldIndex {
   constructor(
@@ -54,6 +65,17 @@ export class FieldIndex {
     /** Where each document's words start in `words` (one more entry than documents). */
     private readonly wordStart: Uint32Array,
   ) {}
+
+  /** Makes a field index from its arrays (as `parts` gives them). */
+  static fromParts(parts: FieldParts): FieldIndex {
+    return new FieldIndex(parts.postingStart, parts.postingDocs, parts.postingTfs, parts.norms, parts.docCount, parts.words, parts.wordStart)
+  }
+
+  /** The arrays this index is made of (not copies: never modify them). */
+  parts(): FieldParts {
+    const { postingStart, postingDocs, postingTfs, norms, docCount, words, wordStart } = this
+    return { postingStart, postingDocs, postingTfs, norms, docCount, words, wordStart }
+  }
 
   /** The postings of a stem, if any document has it. */
   postingsOf(stemId: number): Postings | undefined {
@@ -83,6 +105,20 @@ export class FieldIndex {
   }
 }
 
+/** What a SearchIndex is made of, as saved to and loaded from the index file. */
+export interface SearchIndexParts {
+  readonly verseIds: Int32Array
+  /** Each book's documents, [first, last + 1). */
+  readonly books: ReadonlyMap<number, readonly [number, number]>
+  /** Stem -> stem id; ids are 0..n-1 in the map's order. */
+  readonly stemIds: ReadonlyMap<string, number>
+  /** Indexed word (Token.base) -> its stem id. */
+  readonly baseStems: ReadonlyMap<string, number>
+  /** Normalized word (Token.surface) -> surface id; ids are 0..n-1 in the map's order. */
+  readonly surfaceIds: ReadonlyMap<string, number>
+  readonly fields: Readonly<Record<SearchField, FieldIndex>>
+}
+
 /** The whole index. Immutable once built. */
 export class SearchIndex {
   constructor(
@@ -93,6 +129,17 @@ export class SearchIndex {
     private readonly surfaceIds: ReadonlyMap<string, number>,
     private readonly fields: Readonly<Record<SearchField, FieldIndex>>,
   ) {}
+
+  /** Makes an index from its parts (as `parts` gives them). */
+  static fromParts(parts: SearchIndexParts): SearchIndex {
+    return new SearchIndex(parts.verseIds, parts.books, parts.stemIds, parts.baseStems, parts.surfaceIds, parts.fields)
+  }
+
+  /** What this index is made of (not copies: never modify them). */
+  parts(): SearchIndexParts {
+    const { verseIds, books, stemIds, baseStems, surfaceIds, fields } = this
+    return { verseIds, books, stemIds, baseStems, surfaceIds, fields }
+  }
 
   /** Number of documents (verses). */
   get size(): number {

@@ -16,7 +16,7 @@ export interface SearchRouteDeps {
 
 /**
  * Registers GET/OPTIONS /api/v1/search, and starts building the index once the server
- * listens (not before: start-up to ready must stay short).
+ * listens (not before: start-up to ready must stay short) unless it was loaded from its file.
  */
 export function registerSearchRoutes(app: FastifyInstance, deps: SearchRouteDeps): void {
   const { search, metering } = deps

@@ -1,6 +1,7 @@
 /**
- * The rules of search: checking a request, running it on the index (built once, in the
- * background or on first use), and shaping the hits as the contract describes them.
+ * The rules of search: checking a request, running it on the index (loaded from its file at
+ * start, or built once, in the background or on first use, then saved), and shaping the hits
+ * as the contract describes them.
  */
 import { performance } from 'node:perf_hooks'
 import type { FastifyBaseLogger } from 'fastify'
@@ -15,6 +16,7 @@ import { CursorError, decodeCursor, encodeCursor, type CursorScope } from './cur
 import { findMatches, pageOf, type Matches, type RankKey } from './matcher.js'
 import { parseQuery, type Clause } from './query.js'
 import { buildSearchIndex, type IndexedVerse, type SearchField, type SearchIndex } from './search.index.js'
+import { readSearchIndexFile, SearchIndexFileError, writeSearchIndexFile } from './search.index-file.js'
 import { highlightSpans, snippet, type Highlighter } from './snippets.js'
 import { tokenize } from './tokenizer.js'
 
@@ -36,7 +38,17 @@ export interface SearchServiceDeps {
   readonly content: ContentStore
   /** Shapes verses; hits take their attribution from it, so both always agree. */
   readonly resources: Pick<VersesService, 'attribution'>
-  readonly logger?: Pick<FastifyBaseLogger, 'info'>
+  readonly logger?: Pick<FastifyBaseLogger, 'info' | 'warn'>
+  /**
+   * Where the index is saved once built and read back at the next start (the server passes
+   * DATA_DIR/search). Without it, or without `indexKey`, the index lives in memory only.
+   */
+  readonly indexDir?: string
+  /**
+   * Identifies the texts the index is built from (the KJV and the content): a saved index
+   * with another key is not used but built again.
+   */
+  readonly indexKey?: string
 }
 
 /** The texts each style selector searches besides the KJV, in snippet order. */
@@ -51,7 +63,7 @@ const MAX_BOOK_LENGTH = 64
 
 /** The index at one moment, for the metrics. */
 export interface SearchIndexStats {
-  /** `cold` until a build starts (the server starts one once it listens). */
+  /** `cold` until the saved index is loaded or a build starts (the server starts one once it listens). */
   readonly state: 'cold' | 'building' | 'ready'
   /** Verses indexed; 0 until the index is ready. */
   readonly documents: number
@@ -70,8 +82,48 @@ export class SearchService {
   private building: Promise<SearchIndex> | undefined
   /** The index once built, so that stats() can read it without awaiting. */
   private built: SearchIndex | undefined
+  /** The save of a freshly built index, while it runs. */
+  private saving: Promise<void> | undefined
 
   constructor(private readonly deps: SearchServiceDeps) {}
+
+  /**
+   * Reads the saved index, if there is one for the current texts, so that the index is ready
+   * before the server listens. Never fails: a missing, stale or damaged file is reported in
+   * the log, and the index is then built as without one (`warm`) and saved again.
+   * @returns whether the index was loaded.
+   */
+  async load(): Promise<boolean> {
+    const { indexDir, indexKey, logger } = this.deps
+    if (indexDir === undefined || indexKey === undefined || this.building !== undefined) return false
+    const started = performance.now()
+    try {
+      const loaded = await readSearchIndexFile(indexDir, indexKey)
+      if (loaded === undefined) {
+        logger?.info({ dir: indexDir }, 'no saved search index; it is built once the server listens')
+        return false
+      }
+      // A build started meanwhile wins (it is already on its way).
+      if (this.building !== undefined) return false
+      this.built = loaded.index
+      this.building = Promise.resolve(loaded.index)
+      // ms runs from the start of the read to the end, start-up work in between included; decodeMs is the index's own.
+      logger?.info(
+        { verses: loaded.index.size, bytes: loaded.bytes, ms: Math.round(performance.now() - started), decodeMs: Math.round(loaded.decodeMs) },
+        'search index loaded',
+      )
+      return true
+    } catch (error) {
+      const reason = error instanceof SearchIndexFileError ? error.message : String(error)
+      logger?.warn({ dir: indexDir, reason }, 'saved search index not used; it is built again once the server listens')
+      return false
+    }
+  }
+
+  /** Resolves once a save of the index in progress, if any, has ended (the server awaits it before exiting). */
+  async flush(): Promise<void> {
+    await this.saving
+  }
 
   /** Whether the index is built, and how many verses it holds. */
   stats(): SearchIndexStats {
@@ -170,12 +222,38 @@ export class SearchService {
     const index = await buildSearchIndex(this.indexedVerses(), () => new Promise((resolve) => setImmediate(resolve)))
     this.deps.logger?.info({ verses: index.size, ms: Math.round(performance.now() - started) }, 'search index built')
     this.built = index
+    this.saving = this.save(index)
     return index
   }
 
+  /** Saves a built index for the next start; a failure only costs that start a build. */
+  private async save(index: SearchIndex): Promise<void> {
+    const { indexDir, indexKey, logger } = this.deps
+    if (indexDir === undefined || indexKey === undefined) return
+    const started = performance.now()
+    try {
+      const bytes = await writeSearchIndexFile(indexDir, index, indexKey)
+      logger?.info({ bytes, ms: Math.round(performance.now() - started) }, 'search index saved')
+    } catch (error) {
+      logger?.warn({ err: error, dir: indexDir }, 'saving the search index failed; the next start builds it again')
+    }
+  }
+
+  /**
+   * Every verse with its texts. The content is walked in the same (verse) order as the verses,
+   * in large reads from the content pack, rather than one read per verse and style.
+   */
   private *indexedVerses(): Generator<IndexedVerse> {
+    const content = this.deps.content.entries()
+    let next = content.next()
     for (const verse of this.deps.verses.all()) {
-      yield { id: verse.id, book: verse.book, texts: { kjv: verse.text, faithful: this.textOf(verse, 'faithful'), casual: this.textOf(verse, 'casual') } }
+      const texts: Record<'faithful' | 'casual', string | null> = { faithful: null, casual: null }
+      // Content of a verse the store does not hold (none is expected) is passed over.
+      while (next.done !== true && next.value.verseId <= verse.id) {
+        if (next.value.verseId === verse.id) texts[next.value.style] = next.value.simplifiedText
+        next = content.next()
+      }
+      yield { id: verse.id, book: verse.book, texts: { kjv: verse.text, ...texts } }
     }
   }
 }

@@ -1,5 +1,5 @@
 /**
- * The usage journal: an append-only file in DATA_DIR where every counted query is written,
+ * The usage journal: append-only files in DATA_DIR where every counted query is written,
  * synchronously, before its 200 is sent. Lines appended in one turn of the event loop are
  * written by one write(2) at its end (group commit), and the responses they hold are sent
  * right after it in the same turn: the process never sits idle waiting for the disk (the
@@ -10,15 +10,23 @@
  * response left), and is never applied twice (entries at or below the applied sequence are
  * skipped on replay).
  *
+ * Written queries are summed into tallies (usage.tally.ts) as they are written, not kept one
+ * object each: the flusher applies whole tallies. Lines go to `usage.journal`; once it is
+ * large, a flush renames it to a segment, `usage.journal.<last seq in it>`, and starts a new
+ * one (a rename, never a rewrite of the entries), and a segment is deleted once the ledger
+ * holds its last sequence. At opening every segment and `usage.journal` are read, and the
+ * entries the ledger does not hold yet (`markApplied`) are replayed.
+ *
  * Line format: `seq<TAB>keyId<TAB>period<TAB>endpoint<TAB>style<LF>`, or for a query with an
  * attribution (a counted MCP tool call) the same followed by `<TAB>client<TAB>tool<TAB>verseIds`
  * (verse ids comma-separated, possibly none); lines of the shorter form, written before
  * attributions existed, still read. A torn last line (a crash mid-write) is ignored, which is
- * safe because its response was never sent.
+ * safe because its response was never sent; the file holding it is never appended to again.
  */
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync, writeSync } from 'node:fs'
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, unlink, writeFileSync, writeSync } from 'node:fs'
 import { randomUUID } from 'node:crypto'
 import { join } from 'node:path'
+import { UsageTally } from './usage.tally.js'
 
 /** Who a counted MCP tool call served and with what: the AI client, the tool, the verses. */
 export interface UsageAttribution {
@@ -32,7 +40,7 @@ export interface UsageAttribution {
 /** Told once a query is journalled (no argument) or could not be (the write's error). */
 export type Journalled = (error?: Error) => void
 
-/** One counted query. */
+/** One counted query, as a journal line holds it. */
 export interface UsageEntry {
   readonly seq: number
   readonly keyId: string
@@ -43,41 +51,81 @@ export interface UsageEntry {
 }
 
 /**
- * Rewrite the file once it holds this many bytes. Compaction runs on the event loop, so it is
- * kept rare: at 10,000 counted queries a second this is about once every ten seconds.
+ * Start a new segment at a flush once the current file holds this many bytes: at 40,000
+ * counted queries a second, a rename about every two seconds, and a few segments at most.
  */
-const COMPACT_AT_BYTES = 4 * 1024 * 1024
+const ROTATE_AT_BYTES = 4 * 1024 * 1024
 
-/** An instance's journal file and the entries not yet applied to the ledger. */
+/** Fields queued per query until the end of the turn: keyId, period, endpoint, style, attribution. */
+const QUEUED_FIELDS = 5
+
+const FILE = 'usage.journal'
+const SEGMENT = /^usage\.journal\.(\d+)$/
+
+/** An instance's journal files and the tallies of what is not yet applied to the ledger. */
 export class UsageJournal {
   /** Stable per DATA_DIR: names this instance's journal in the ledger bookkeeping. */
   readonly journalId: string
+  private readonly dir: string
   private readonly path: string
   private fd: number
   private seq: number
-  private pending: UsageEntry[] = []
-  private bytes: number
-  private batch: UsageEntry[] = []
-  private waiters: Array<{ entry: UsageEntry; resolve: (entry: UsageEntry) => void; reject: (error: Error) => void }> = []
+  /** Bytes in the current file. */
+  private bytes = 0
+  /** Sequence of the last line written to the current file (0: none yet). */
+  private writtenSeq = 0
+  /** Earlier files, each named by the last sequence it holds. */
+  private segments: Array<{ readonly path: string; readonly last: number }> = []
+  /** Segment deletions under way (markApplied), so that a caller can wait for them. */
+  private readonly deleting = new Set<Promise<void>>()
+  /** Entries read at opening, until `markApplied` says which of them the ledger holds. */
+  private recovered: UsageEntry[] | undefined
+  /** Tallies a flush took (`seal`) and the ledger does not hold yet, oldest first. */
+  private sealed: UsageTally[] = []
+  /** Where written queries are summed until the next `seal`. */
+  private open = new UsageTally()
+  /** Queries appended in this turn, QUEUED_FIELDS slots each (no object per query). */
+  private queued: Array<string | UsageAttribution | undefined> = []
+  private waiters: Array<{ resolve: () => void; reject: (error: Error) => void }> = []
   /** Callbacks of the hot path, called once the batch holding their queries is written. */
   private callbacks: Journalled[] = []
   private scheduled = false
+  private readonly rotateAtBytes: number
 
   /**
-   * Opens (or creates) the journal in `dir`. Entries already in the file are returned by
-   * `pendingEntries()` until `markApplied()` covers them.
+   * Opens (or creates) the journal in `dir`. Entries already in its files count in
+   * `backlog()`, and join `pending()` once `markApplied()` has said which the ledger holds.
+   * @param options.rotateAtBytes size of the current file from which a flush starts a new segment.
    */
-  constructor(dir: string) {
+  constructor(dir: string, options: { readonly rotateAtBytes?: number } = {}) {
+    this.rotateAtBytes = options.rotateAtBytes ?? ROTATE_AT_BYTES
     mkdirSync(dir, { recursive: true })
+    this.dir = dir
     const idFile = join(dir, 'instance-id')
     if (!existsSync(idFile)) writeFileSync(idFile, `${randomUUID()}\n`, { flag: 'wx' })
     this.journalId = readFileSync(idFile, 'utf8').trim()
-    this.path = join(dir, 'usage.journal')
-    const existing = existsSync(this.path) ? readFileSync(this.path, 'utf8') : ''
-    this.pending = parseJournal(existing)
-    this.seq = this.pending.reduce((max, e) => Math.max(max, e.seq), 0)
-    // Rewrite without a torn tail, so that new lines never append to half a line.
-    this.bytes = this.rewrite(this.pending)
+    this.path = join(dir, FILE)
+    // Left by the compaction of earlier versions when it was cut short; the file it was to replace is whole.
+    rmSync(`${this.path}.tmp`, { force: true })
+    const recovered: UsageEntry[] = []
+    for (const segment of this.readSegments()) {
+      this.segments.push(segment)
+      for (const entry of parseJournal(readFileSync(segment.path, 'utf8'))) recovered.push(entry)
+    }
+    const current = existsSync(this.path) ? parseJournal(readFileSync(this.path, 'utf8')) : []
+    for (const entry of current) recovered.push(entry)
+    this.recovered = recovered
+    this.seq = recovered.reduce((max, e) => Math.max(max, e.seq), 0)
+    // New lines never follow what the last run left, which may end in a torn line: that file
+    // becomes a segment (or goes, when it holds no whole line), and a new file starts.
+    if (current.length > 0) {
+      const last = current.reduce((max, e) => Math.max(max, e.seq), 0)
+      const segment = { path: `${this.path}.${last}`, last }
+      renameSync(this.path, segment.path)
+      this.segments.push(segment)
+    } else {
+      rmSync(this.path, { force: true })
+    }
     this.fd = openSync(this.path, 'a')
   }
 
@@ -90,15 +138,15 @@ export class UsageJournal {
    * Appends one counted query; resolves once the write has reached the kernel (for callers
    * that await, e.g. an MCP tool call; the hot path uses `appendThen`).
    */
-  append(keyId: string, period: string, endpoint: string, style: string, attribution?: UsageAttribution): Promise<UsageEntry> {
-    const entry = this.enqueue(keyId, period, endpoint, style, attribution)
-    return new Promise((resolve, reject) => this.waiters.push({ entry, resolve, reject }))
+  append(keyId: string, period: string, endpoint: string, style: string, attribution?: UsageAttribution): Promise<void> {
+    this.enqueue(keyId, period, endpoint, style, attribution === undefined ? undefined : journalSafe(attribution))
+    return new Promise((resolve, reject) => this.waiters.push({ resolve, reject }))
   }
 
   /**
    * Appends one counted query and calls `journalled` once its line has reached the kernel, at
    * the end of this turn of the event loop with every other line appended in it: the hot
-   * path's form of `append`, without a promise per query.
+   * path's form of `append`, without a promise or an object per query.
    */
   appendThen(keyId: string, period: string, endpoint: string, style: string, journalled: Journalled): void {
     this.enqueue(keyId, period, endpoint, style, undefined)
@@ -107,64 +155,129 @@ export class UsageJournal {
 
   /** Resolves once every line appended so far has been written (or failed to be). */
   written(): Promise<void> {
-    const last = this.batch[this.batch.length - 1]
-    if (last === undefined) return Promise.resolve()
-    return new Promise((resolve) => this.waiters.push({ entry: last, resolve: () => resolve(), reject: () => resolve() }))
+    if (this.queued.length === 0) return Promise.resolve()
+    return new Promise((resolve) => this.waiters.push({ resolve, reject: () => resolve() }))
   }
 
-  private enqueue(keyId: string, period: string, endpoint: string, style: string, attribution: UsageAttribution | undefined): UsageEntry {
-    const entry: UsageEntry =
-      attribution === undefined
-        ? { seq: ++this.seq, keyId, period, endpoint, style }
-        : { seq: ++this.seq, keyId, period, endpoint, style, attribution: journalSafe(attribution) }
-    this.batch.push(entry)
+  private enqueue(keyId: string, period: string, endpoint: string, style: string, attribution: UsageAttribution | undefined): void {
+    this.queued.push(keyId, period, endpoint, style, attribution)
     if (!this.scheduled) {
       this.scheduled = true
       setImmediate(() => this.writeBatch())
     }
-    return entry
   }
 
   private writeBatch(): void {
     this.scheduled = false
-    const { batch, waiters, callbacks } = this
-    this.batch = []
+    const { queued, waiters, callbacks } = this
+    if (queued.length === 0) return
+    this.queued = []
     this.waiters = []
     this.callbacks = []
-    if (batch.length === 0) return
+    const first = this.seq + 1
+    this.seq += queued.length / QUEUED_FIELDS
     try {
-      const text = batch.map(line).join('')
+      let text = ''
+      for (let i = 0, seq = first; i < queued.length; i += QUEUED_FIELDS, seq++) {
+        text += line(
+          seq,
+          queued[i] as string,
+          queued[i + 1] as string,
+          queued[i + 2] as string,
+          queued[i + 3] as string,
+          queued[i + 4] as UsageAttribution | undefined,
+        )
+      }
       writeSync(this.fd, text)
       this.bytes += text.length
-      // Only written entries become pending: the ledger never holds a query that was not journalled.
-      for (const entry of batch) this.pending.push(entry)
+      this.writtenSeq = this.seq
     } catch (error) {
       const failure = error instanceof Error ? error : new Error(String(error))
       for (const waiter of waiters) waiter.reject(failure)
       for (const journalled of callbacks) journalled(failure)
       return
     }
-    for (const waiter of waiters) waiter.resolve(waiter.entry)
+    // Only written queries are tallied: the ledger never holds a query that was not journalled.
+    const open = this.open
+    for (let i = 0, seq = first; i < queued.length; i += QUEUED_FIELDS, seq++) {
+      open.add(
+        seq,
+        queued[i] as string,
+        queued[i + 1] as string,
+        queued[i + 2] as string,
+        queued[i + 3] as string,
+        queued[i + 4] as UsageAttribution | undefined,
+      )
+    }
+    for (const waiter of waiters) waiter.resolve()
     for (const journalled of callbacks) journalled()
   }
 
-  /** Entries not yet marked applied, oldest first. */
-  pendingEntries(): readonly UsageEntry[] {
-    return this.pending
+  /** Queries journalled and not yet marked applied. */
+  backlog(): number {
+    let queries = this.open.queries + (this.recovered?.length ?? 0)
+    for (const tally of this.sealed) queries += tally.queries
+    return queries
   }
 
-  /** Forgets entries up to `seq` (they are in the ledger) and compacts the file when it is large. */
-  markApplied(seq: number): void {
-    this.pending = this.pending.filter((e) => e.seq > seq)
-    if (this.bytes >= COMPACT_AT_BYTES) {
-      // Synchronous from here to the reopen: no append can interleave in this single thread.
-      // The new file is complete before the old descriptor is given up, so a failed rewrite
-      // leaves the journal as it was.
-      const bytes = this.rewrite(this.pending)
-      closeSync(this.fd)
-      this.fd = openSync(this.path, 'a')
-      this.bytes = bytes
+  /** Tallies of the queries not yet marked applied, oldest first (see the constructor for those read at opening). */
+  pending(): readonly UsageTally[] {
+    return this.open.queries === 0 ? this.sealed : [...this.sealed, this.open]
+  }
+
+  /**
+   * Closes the tally written queries are summed in (a flush applies it) and returns every
+   * tally not yet marked applied, oldest first; queries written from now on go to a new one.
+   */
+  seal(): readonly UsageTally[] {
+    if (this.open.queries > 0) {
+      this.sealed.push(this.open)
+      this.open = new UsageTally()
     }
+    return this.sealed
+  }
+
+  /**
+   * Forgets what the ledger holds, up to `seq`: the entries read at opening up to it, and the
+   * tallies ending at or before it (the ledger holds whole tallies, so `seq` is the end of one);
+   * deletes the segments it covers.
+   */
+  markApplied(seq: number): void {
+    if (this.recovered !== undefined) {
+      const replay = new UsageTally()
+      for (const e of this.recovered) if (e.seq > seq) replay.add(e.seq, e.keyId, e.period, e.endpoint, e.style, e.attribution)
+      this.recovered = undefined
+      if (replay.queries > 0) this.sealed.unshift(replay)
+    }
+    this.sealed = this.sealed.filter((tally) => tally.last > seq)
+    if (this.open.queries > 0 && this.open.last <= seq) this.open = new UsageTally()
+    const [done, kept] = partition(this.segments, (segment) => segment.last <= seq)
+    this.segments = kept
+    for (const segment of done) {
+      // Off the event loop; a segment that could not go is listed again and tried at a later flush.
+      const deletion = new Promise<void>((resolve) =>
+        unlink(segment.path, (error) => {
+          if (error !== null && error.code !== 'ENOENT') this.segments.push(segment)
+          this.deleting.delete(deletion)
+          resolve()
+        }),
+      )
+      this.deleting.add(deletion)
+    }
+  }
+
+  /** Resolves once every segment deletion started so far has ended (deleted, or listed again to retry). */
+  async deletionsSettled(): Promise<void> {
+    await Promise.all([...this.deleting])
+  }
+
+  /**
+   * Starts a new segment when the current file is large (a flush calls this once it has
+   * applied a batch): the file is renamed, never rewritten, and goes once the ledger holds
+   * its last line.
+   */
+  rotateIfLarge(): void {
+    if (this.bytes >= this.rotateAtBytes) this.rotate()
   }
 
   /** Writes what is queued, flushes to disk and closes the file. */
@@ -174,20 +287,43 @@ export class UsageJournal {
     closeSync(this.fd)
   }
 
-  // Like every append, the rewrite reaches the kernel before it returns, which is what survives
-  // a killed process; no fsync, which would stall the event loop for a disk round trip.
-  private rewrite(entries: readonly UsageEntry[]): number {
-    const text = entries.map(line).join('')
-    const temporary = `${this.path}.tmp`
-    writeFileSync(temporary, text)
-    renameSync(temporary, this.path)
-    return text.length
+  /** Renames the current file to a segment and opens a new one; nothing queued is in between (one thread). */
+  private rotate(): void {
+    const segment = { path: `${this.path}.${this.writtenSeq}`, last: this.writtenSeq }
+    renameSync(this.path, segment.path)
+    let fd: number
+    try {
+      fd = openSync(this.path, 'a')
+    } catch (error) {
+      // Keep writing where the lines were going; the next flush tries again.
+      renameSync(segment.path, this.path)
+      throw error
+    }
+    closeSync(this.fd)
+    this.fd = fd
+    this.bytes = 0
+    this.segments.push(segment)
+  }
+
+  /** The segments in `dir`, oldest first. */
+  private readSegments(): Array<{ path: string; last: number }> {
+    return readdirSync(this.dir)
+      .map((name) => SEGMENT.exec(name))
+      .filter((match) => match !== null)
+      .map((match) => ({ path: join(this.dir, match[0]), last: Number(match[1]) }))
+      .sort((a, b) => a.last - b.last)
   }
 }
 
-function line(e: UsageEntry): string {
-  const base = `${e.seq}\t${e.keyId}\t${e.period}\t${e.endpoint}\t${e.style}`
-  const a = e.attribution
+function partition<T>(items: readonly T[], test: (item: T) => boolean): [T[], T[]] {
+  const yes: T[] = []
+  const no: T[] = []
+  for (const item of items) (test(item) ? yes : no).push(item)
+  return [yes, no]
+}
+
+function line(seq: number, keyId: string, period: string, endpoint: string, style: string, a: UsageAttribution | undefined): string {
+  const base = `${seq}\t${keyId}\t${period}\t${endpoint}\t${style}`
   return a === undefined ? `${base}\n` : `${base}\t${a.client}\t${a.tool}\t${a.verseIds.join(',')}\n`
 }
 

@@ -6,6 +6,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import { systemClock, type Clock } from '../infra/clock.js'
 import type { Journalled, UsageAttribution, UsageJournal } from './usage.journal.js'
 import type { ClientIncrement, DailyIncrement, LedgerIncrement, LedgerRow, UsageRepository, VerseIncrement } from './usage.repository.js'
+import type { UsageTally } from './usage.tally.js'
 
 /** Endpoints whose successful responses are counted. */
 export type CountedEndpoint = 'verse' | 'narrative' | 'passage' | 'search' | 'mcp'
@@ -58,7 +59,7 @@ export class UsageService {
 
   /** The backlog and the last successful flush, without touching the database. */
   stats(): UsageStats {
-    return { backlog: this.journal.pendingEntries().length, lastFlushAt: this.lastFlushAt }
+    return { backlog: this.journal.backlog(), lastFlushAt: this.lastFlushAt }
   }
 
   /** Applies what an earlier run journalled but did not flush (after a crash), then starts afresh. */
@@ -66,7 +67,7 @@ export class UsageService {
     const applied = await this.repository.appliedSeq(this.journal.journalId)
     this.journal.markApplied(applied)
     this.journal.continueAfter(applied)
-    const replayed = this.journal.pendingEntries().length
+    const replayed = this.journal.backlog()
     await this.flush()
     return replayed
   }
@@ -127,64 +128,20 @@ export class UsageService {
     return this.keyTotal(keyId, period)
   }
 
-  /** Adds the journalled entries not yet in the ledger (inside `exclusive`). */
+  /** Adds the journalled queries not yet in the ledger (inside `exclusive`). */
   private async applyPending(): Promise<void> {
-    if (this.journal.pendingEntries().length === 0) return
+    if (this.journal.backlog() === 0) return
     await this.resync()
-    const batch = [...this.journal.pendingEntries()]
-    if (batch.length === 0) return
-    const first = batch[0]?.seq ?? 0
-    const last = batch[batch.length - 1]?.seq ?? 0
-    // Counted once per entry, without a string or an object per entry: at the hot path's
-    // rates a flush aggregates tens of thousands of entries in one go on the event loop,
-    // which every response waiting behind it feels. Entries hold the same key id, period,
-    // endpoint and style strings over and over, so nested Maps find their counter by
-    // identity-cheap lookups; the increments are built once per distinct group at the end.
-    const sums = new Map<string, Map<string, Map<string, Map<string, number>>>>()
-    const daily = new Map<string, Map<string, number>>()
-    const clients = new Map<string, ClientIncrement>()
-    const verses = new Map<string, VerseIncrement>()
-    const now = this.clock.now()
-    const days = new Map<string, string>()
-    for (const e of batch) {
-      let day = days.get(e.period)
-      if (day === undefined) days.set(e.period, (day = dayIn(e.period, now)))
-      const byDay = daily.get(e.keyId) ?? setIn(daily, e.keyId, new Map<string, number>())
-      byDay.set(day, (byDay.get(day) ?? 0) + 1)
-      const byPeriod = sums.get(e.keyId) ?? setIn(sums, e.keyId, new Map<string, Map<string, Map<string, number>>>())
-      const byEndpoint = byPeriod.get(e.period) ?? setIn(byPeriod, e.period, new Map<string, Map<string, number>>())
-      const byStyle = byEndpoint.get(e.endpoint) ?? setIn(byEndpoint, e.endpoint, new Map<string, number>())
-      byStyle.set(e.style, (byStyle.get(e.style) ?? 0) + 1)
-      if (e.attribution === undefined) continue
-      const clientId = `${e.keyId}\t${e.period}\t${e.attribution.client}\t${e.attribution.tool}`
-      clients.set(clientId, {
-        keyId: e.keyId,
-        period: e.period,
-        client: e.attribution.client,
-        tool: e.attribution.tool,
-        queries: (clients.get(clientId)?.queries ?? 0) + 1,
-      })
-      // A verse served twice by one call (a passage like "John 3:16, 16") is one serve.
-      for (const verseId of new Set(e.attribution.verseIds)) {
-        const verseKey = `${e.keyId}\t${e.period}\t${verseId}`
-        verses.set(verseKey, { keyId: e.keyId, period: e.period, verseId, serves: (verses.get(verseKey)?.serves ?? 0) + 1 })
-      }
-    }
-    const increments: LedgerIncrement[] = []
-    for (const [keyId, byPeriod] of sums)
-      for (const [period, byEndpoint] of byPeriod)
-        for (const [endpoint, byStyle] of byEndpoint) for (const [style, queries] of byStyle) increments.push({ keyId, period, endpoint, style, queries })
-    const dailyIncrements: DailyIncrement[] = []
-    for (const [keyId, byDay] of daily) for (const [day, queries] of byDay) dailyIncrements.push({ keyId, day, queries })
-    await this.repository.applyBatch(
-      this.journal.journalId,
-      first,
-      last,
-      increments,
-      { clients: [...clients.values()], verses: [...verses.values()] },
-      dailyIncrements,
-    )
+    // The journal summed the queries as it wrote them: this walks a few groups per tally, never
+    // one object per query, so the event loop is not held up however many a second brought.
+    const tallies = this.journal.seal()
+    const first = tallies[0]?.first ?? 0
+    const last = tallies[tallies.length - 1]?.last ?? 0
+    if (last === 0) return
+    const { increments, daily, clients, verses } = batchOf(tallies, this.clock.now())
+    await this.repository.applyBatch(this.journal.journalId, first, last, increments, { clients, verses }, daily)
     this.journal.markApplied(last)
+    this.journal.rotateIfLarge()
   }
 
   /**
@@ -213,7 +170,9 @@ export class UsageService {
     return this.exclusive(async () => {
       await this.resync()
       const ledger = await this.repository.keyTotal(keyId, period)
-      return ledger + this.journal.pendingEntries().filter((e) => e.keyId === keyId && e.period === period).length
+      let pending = 0
+      for (const tally of this.journal.pending()) pending += tally.total(keyId, period)
+      return ledger + pending
     })
   }
 
@@ -223,8 +182,8 @@ export class UsageService {
       await this.resync()
       const wanted = new Set(keyIds)
       const rows: LedgerRow[] = await this.repository.rowsFor(keyIds, period)
-      for (const e of this.journal.pendingEntries()) {
-        if (wanted.has(e.keyId) && e.period === period) rows.push({ keyId: e.keyId, period, endpoint: e.endpoint, style: e.style, queries: 1 })
+      for (const tally of this.journal.pending()) {
+        for (const keyId of wanted) tally.forEachGroupOf(keyId, period, (endpoint, style, queries) => rows.push({ keyId, period, endpoint, style, queries }))
       }
       const byEndpoint: Record<string, number> = {}
       const byStyle: Record<string, number> = { faithful: 0, casual: 0, all: 0 }
@@ -253,10 +212,11 @@ export class UsageService {
       const serves = new Map<number, number>()
       for (const row of await this.repository.clientTotals(keyIds, period)) byClient.set(row.client, (byClient.get(row.client) ?? 0) + row.queries)
       for (const row of await this.repository.verseTotals(keyIds, period)) serves.set(row.verseId, (serves.get(row.verseId) ?? 0) + row.serves)
-      for (const e of this.journal.pendingEntries()) {
-        if (e.attribution === undefined || !wanted.has(e.keyId) || e.period !== period) continue
-        byClient.set(e.attribution.client, (byClient.get(e.attribution.client) ?? 0) + 1)
-        for (const verseId of new Set(e.attribution.verseIds)) serves.set(verseId, (serves.get(verseId) ?? 0) + 1)
+      for (const tally of this.journal.pending()) {
+        for (const row of tally.clients())
+          if (wanted.has(row.keyId) && row.period === period) byClient.set(row.client, (byClient.get(row.client) ?? 0) + row.queries)
+        for (const row of tally.verses())
+          if (wanted.has(row.keyId) && row.period === period) serves.set(row.verseId, (serves.get(row.verseId) ?? 0) + row.serves)
       }
       const topVerses = [...serves]
         .map(([verseId, count]) => ({ verseId, serves: count }))
@@ -279,7 +239,7 @@ export class UsageService {
       const counts = new Map<string, number>()
       for (const row of await this.repository.dailyTotals(keyIds, first, last)) counts.set(row.day, row.queries)
       const wanted = new Set(keyIds)
-      for (const e of this.journal.pendingEntries()) if (wanted.has(e.keyId) && e.period === period) counts.set(last, (counts.get(last) ?? 0) + 1)
+      for (const tally of this.journal.pending()) for (const keyId of wanted) counts.set(last, (counts.get(last) ?? 0) + tally.total(keyId, period))
       const days: Array<{ date: string; queries: number }> = []
       for (let day = new Date(`${first}T00:00:00Z`); isoDay(day) <= last; day = new Date(day.getTime() + 86_400_000)) {
         days.push({ date: isoDay(day), queries: counts.get(isoDay(day)) ?? 0 })
@@ -295,9 +255,11 @@ export class UsageService {
       const days = await this.repository.lastUsedDays(keyIds)
       const wanted = new Set(keyIds)
       const now = this.clock.now()
-      for (const e of this.journal.pendingEntries()) {
-        const day = dayIn(e.period, now)
-        if (wanted.has(e.keyId) && day > (days.get(e.keyId) ?? '')) days.set(e.keyId, day)
+      for (const tally of this.journal.pending()) {
+        for (const { keyId, period } of tally.keyPeriods()) {
+          const day = dayIn(period, now)
+          if (wanted.has(keyId) && day > (days.get(keyId) ?? '')) days.set(keyId, day)
+        }
       }
       return days
     })
@@ -310,7 +272,7 @@ export class UsageService {
   private async resync(): Promise<void> {
     // Lines appended in this turn of the event loop are written at its end: a report must see them.
     await this.journal.written()
-    if (this.journal.pendingEntries().length > 0) this.journal.markApplied(await this.repository.appliedSeq(this.journal.journalId))
+    if (this.journal.backlog() > 0) this.journal.markApplied(await this.repository.appliedSeq(this.journal.journalId))
   }
 
   private exclusive<T>(work: () => Promise<T>): Promise<T> {
@@ -320,10 +282,37 @@ export class UsageService {
   }
 }
 
-/** Sets `value` under `key` and returns it. */
-function setIn<K, V>(map: Map<K, V>, key: K, value: V): V {
-  map.set(key, value)
-  return value
+/**
+ * One ledger batch from some tallies: their groups, attributions and daily counts summed
+ * (a group may be in several tallies when an earlier flush failed), the daily ones dated by
+ * `now`, the flush's time.
+ */
+function batchOf(
+  tallies: readonly UsageTally[],
+  now: Date,
+): { increments: LedgerIncrement[]; daily: DailyIncrement[]; clients: ClientIncrement[]; verses: VerseIncrement[] } {
+  const increments = new Map<string, LedgerIncrement>()
+  const daily = new Map<string, DailyIncrement>()
+  const clients = new Map<string, ClientIncrement>()
+  const verses = new Map<string, VerseIncrement>()
+  for (const tally of tallies) {
+    tally.forEachGroup((keyId, period, endpoint, style, queries) => {
+      const id = `${keyId}\t${period}\t${endpoint}\t${style}`
+      increments.set(id, { keyId, period, endpoint, style, queries: (increments.get(id)?.queries ?? 0) + queries })
+      const day = dayIn(period, now)
+      const dayId = `${keyId}\t${day}`
+      daily.set(dayId, { keyId, day, queries: (daily.get(dayId)?.queries ?? 0) + queries })
+    })
+    for (const c of tally.clients()) {
+      const id = `${c.keyId}\t${c.period}\t${c.client}\t${c.tool}`
+      clients.set(id, { ...c, queries: (clients.get(id)?.queries ?? 0) + c.queries })
+    }
+    for (const v of tally.verses()) {
+      const id = `${v.keyId}\t${v.period}\t${v.verseId}`
+      verses.set(id, { ...v, serves: (verses.get(id)?.serves ?? 0) + v.serves })
+    }
+  }
+  return { increments: [...increments.values()], daily: [...daily.values()], clients: [...clients.values()], verses: [...verses.values()] }
 }
 
 /** `YYYY-MM-DD` of an instant (UTC). */

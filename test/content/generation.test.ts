@@ -16,7 +16,7 @@ import { LlmClient, LlmConfigError, backoffDelay, loadLlmConfig, parseRetryAfter
 import { GenerationProgress, formatReport } from '../../src/content/pipeline/generation/progress.js'
 import { PROMPT_VERSIONS, RESPONSE_SCHEMAS, loadPrompt } from '../../src/content/pipeline/generation/prompts.js'
 import { validateContent } from '../../src/content/pipeline/validation.js'
-import { loadStores } from '../../src/startup.js'
+import { loadTestStores } from '../helpers/app.js'
 import { openTestDatabase } from '../helpers/database.js'
 import { gateReadyRendering } from '../helpers/renderings.js'
 
@@ -217,7 +217,7 @@ async function setup(t: Test): Promise<Setup> {
   const handle = await openTestDatabase('pglite', { seeded: true })
   t.teardown(() => handle.close())
   await sql`delete from verse_content where method <> 'modernized'`.execute(handle.db)
-  const stores = await loadStores(handle.db)
+  const stores = await loadTestStores(t, handle)
   const repository = new ContentRepository(handle.db)
   return { repository, deps: { verses: stores.verses, repository, content: new ContentService(repository, stores.verses) } }
 }

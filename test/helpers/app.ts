@@ -10,6 +10,7 @@ import type { DatabaseHandle, DatabaseKind } from '../../src/infra/database.js'
 import { createMetrics } from '../../src/metrics/metrics.registry.js'
 import { CounterUnavailableError } from '../../src/quotas/counter.js'
 import { createServices, type Services } from '../../src/services.js'
+import { projectPath } from '../../src/infra/paths.js'
 import { loadStores, type Stores } from '../../src/startup.js'
 import { openTestDatabase } from './database.js'
 import { RATE_LIMITS_OFF } from './server.js'
@@ -42,6 +43,25 @@ export class TestClock implements Clock {
   }
 }
 
+/**
+ * The content pack folder of every test in a run on one kind of database: test databases copied
+ * from one seeded template share a content revision, so its pack is written once, not once per
+ * test app. One folder per kind: the PGlite and PostgreSQL templates have revisions of their
+ * own, and writing a pack removes the other packs of its folder. (A test that changes the
+ * content writes a pack of its own revision there, and the template's is written again by the
+ * next test that needs it: correct, at the cost of one more write.)
+ */
+export function testContentPacks(kind: DatabaseKind): string {
+  return projectPath('var', 'test', 'content-packs', kind)
+}
+
+/** The stores as the server loads them (the content pack in {@link testContentPacks}), closed when the test ends. */
+export async function loadTestStores(t: Teardown, database: Pick<DatabaseHandle, 'db' | 'kind'>): Promise<Stores> {
+  const stores = await loadStores(database.db, { packDir: testContentPacks(database.kind) })
+  t.teardown(() => stores.content.close())
+  return stores
+}
+
 const silent = { error: () => undefined, info: () => undefined, warn: () => undefined }
 
 /**
@@ -67,7 +87,7 @@ export async function buildTestApp(
   const database = options.database ?? (await openTestDatabase(options.kind ?? 'pglite', { seeded: true }))
   const journalDir = mkdtempSync(join(tmpdir(), 'pv-journal-'))
   const clock = options.clock ?? { now: () => new Date() }
-  const stores = await loadStores(database.db)
+  const stores = await loadStores(database.db, { packDir: testContentPacks(database.kind) })
   const services = await createServices({ config, database, stores, clock, logger: silent, journalDir })
   // As server.ts does before it listens: a Redis connection still being made would answer 503s.
   for (let attempt = 0; options.waitForCounter !== false; attempt++) {
@@ -93,6 +113,7 @@ export async function buildTestApp(
   t.teardown(async () => {
     await app.close()
     await services.stop()
+    stores.content.close()
     if (options.database === undefined) await database.close()
     rmSync(journalDir, { recursive: true, force: true })
   })

@@ -98,7 +98,8 @@ t.test('a first start on an empty DATA_DIR copies the seeded template and serves
     'every seed data set already loaded',
   )
   t.ok(existsSync(join(dataDir, SEED_HASH_CACHE_FILE)), 'the seed files’ hashes are remembered for the next start')
-  const stores = await loadStores(database.db)
+  const stores = await loadStores(database.db, { packDir: join(dataDir, 'content') })
+  t.teardown(() => stores.content.close())
   t.equal(stores.verses.size, 31102)
   t.equal(stores.content.get(43003016, 'faithful')?.method, 'curated', 'John 3:16 serves its curated text')
   t.equal(stores.content.get(43003016, 'casual')?.method, 'curated')

@@ -4,7 +4,8 @@ import { sql } from 'kysely'
 import { migrations } from '../../db/migrations/index.js'
 import { readdirSync, readFileSync } from 'node:fs'
 import { projectPath } from '../../src/infra/paths.js'
-import { prepareDatabase, loadStores } from '../../src/startup.js'
+import { prepareDatabase } from '../../src/startup.js'
+import { loadTestStores } from '../helpers/app.js'
 import { NarrativeContentRepository } from '../../src/narratives/narrative-content.repository.js'
 import { NarrativeContentService } from '../../src/content/pipeline/narrative-content.service.js'
 import { availableKinds, openTestDatabase, removeWrittenContent } from '../helpers/database.js'
@@ -64,7 +65,7 @@ for (const { kind, skip } of availableKinds()) {
     // Every book ships written content: a verse without it (here Obadiah 1:4, whose content an
     // operator removed) is made so, to check that the modernizer's text is what remains.
     t.ok((await removeWrittenContent(database.db, [31001004])) >= 2, 'Obadiah 1:4 had written content in both styles, now removed')
-    const stores = await loadStores(database.db)
+    const stores = await loadTestStores(t, database)
     t.equal(stores.verses.size, 31102)
     t.equal(stores.content.get(43003016, 'faithful')?.method, 'curated', 'curated wins over modernized')
     t.equal(stores.content.get(31001004, 'faithful')?.method, 'modernized', 'Obadiah 1:4: no written content, the modernizer')
@@ -87,7 +88,7 @@ t.test('a re-seed never replaces what an operator imported', async (t) => {
     .map((l) => JSON.parse(l) as { narrative: string; style: string; provenance: { method: string } })
   const team = shipped.find((l) => l.provenance.method === 'generated')
   if (team === undefined) throw new Error('the shipped narratives hold a team-generated line to test with')
-  const stores = await loadStores(database.db)
+  const stores = await loadTestStores(t, database)
   const service = new NarrativeContentService(new NarrativeContentRepository(database.db), stores.narratives)
   const mine = {
     narrative: team.narrative,

@@ -19,6 +19,17 @@ t.test('requestIdOf keeps sane ids and replaces the rest', async (t) => {
   for (const bad of [undefined, '', 'a b', 'x'.repeat(129), 'a\nb', 'é', ['a', 'b']]) t.match(requestIdOf(bad), UUID, JSON.stringify(bad))
 })
 
+t.test('the ids made are random version 4 UUIDs, a new one every time', async (t) => {
+  const V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
+  // Over a thousand: several refills of the random bytes they are drawn from.
+  const ids = Array.from({ length: 1_000 }, () => requestIdOf(undefined))
+  t.ok(
+    ids.every((id) => V4.test(id)),
+    'version and variant bits set',
+  )
+  t.equal(new Set(ids).size, ids.length, 'no id repeats')
+})
+
 t.test('X-Request-Id on responses, in problem bodies and in the logs', async (t) => {
   const lines: Array<Record<string, unknown>> = []
   const sink = new Writable({

@@ -20,7 +20,8 @@ import {
   type NarrativeGenerationDeps,
 } from '../../src/content/pipeline/generation/narrative-generation.js'
 import { projectPath } from '../../src/infra/paths.js'
-import { loadStores } from '../../src/startup.js'
+import type { Stores } from '../../src/startup.js'
+import { loadTestStores } from '../helpers/app.js'
 import { openTestDatabase } from '../helpers/database.js'
 import { NARRATIVE_CONTENT_FILE } from '../../src/seed/seed-files.js'
 
@@ -78,21 +79,18 @@ async function startFake(t: Test, answer: (title: string, nth: number) => unknow
  * A seeded database without the shipped narrative content: generation fills what the
  * repository does not cover, so the narratives these tests generate must not be covered yet.
  */
-async function setup(
-  t: Test,
-  options: { shipped: boolean } = { shipped: false },
-): Promise<NarrativeGenerationDeps & { reload: () => ReturnType<typeof loadStores> }> {
+async function setup(t: Test, options: { shipped: boolean } = { shipped: false }): Promise<NarrativeGenerationDeps & { reload: () => Promise<Stores> }> {
   const handle = await openTestDatabase('pglite', { seeded: true })
   t.teardown(() => handle.close())
   if (!options.shipped) await sql`delete from narrative_content`.execute(handle.db)
-  const stores = await loadStores(handle.db)
+  const stores = await loadTestStores(t, handle)
   const repository = new NarrativeContentRepository(handle.db)
   return {
     narratives: stores.narratives,
     verses: stores.verses,
     repository,
     content: new NarrativeContentService(repository, stores.narratives),
-    reload: () => loadStores(handle.db),
+    reload: () => loadTestStores(t, handle),
   }
 }
 

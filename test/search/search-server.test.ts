@@ -1,11 +1,16 @@
-/** The real server builds the search index after it is ready, not before, and serves search. */
+/**
+ * The real server builds the search index after it is ready, not before, serves search and
+ * saves the index; a later start on the same DATA_DIR loads it before it is ready.
+ */
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
 import t from 'tap'
 import type { SearchResults } from '../../src/search/search.service.js'
 import { fetchChecked } from '../helpers/http.js'
 import { removeDataDir, seededDataDir, startServer } from '../helpers/server.js'
 import { signToken, TEST_JWT_SECRET } from '../helpers/tokens.js'
 
-t.test('the index is built in the background once the server listens', async (t) => {
+t.test('the index is built in the background once the server listens, saved, and loaded by a later start', async (t) => {
   const dataDir = seededDataDir()
   t.teardown(() => removeDataDir(dataDir))
   const server = await startServer({ DATA_DIR: dataDir, AUTH_JWT_SECRET: TEST_JWT_SECRET })
@@ -31,4 +36,26 @@ t.test('the index is built in the background once the server listens', async (t)
   t.type(built?.ms, 'number')
   t.equal(built?.verses, 31102)
   t.ok(messages.indexOf('ready') < messages.indexOf('search index built'), 'built after the server was ready')
+
+  // Stopping waits for a save in progress, so the file is there once the process has exited.
+  t.equal(await server.stop('SIGTERM'), 0)
+  t.ok(existsSync(join(dataDir, 'search', 'search-index.bin')), 'saved in DATA_DIR/search')
+  t.ok(
+    server.logs.some((l) => l.msg === 'search index saved'),
+    'logs the save',
+  )
+
+  const later = await startServer({ DATA_DIR: dataDir, AUTH_JWT_SECRET: TEST_JWT_SECRET })
+  t.teardown(() => later.stop('SIGKILL'))
+  const laterMessages = later.logs.map((l) => l.msg)
+  const loaded = later.logs.find((l) => l.msg === 'search index loaded')
+  t.equal(loaded?.verses, 31102, 'loaded')
+  t.ok(laterMessages.indexOf('search index loaded') < laterMessages.indexOf('ready'), 'loaded before the server was ready')
+  const again = await fetchChecked(t, later.baseUrl, `/api/v1/search?q=${encodeURIComponent('"God so loved the world"')}`, { headers: { 'x-api-key': key } })
+  t.equal(again.status, 200)
+  t.same(again.json<SearchResults>(), res.json<SearchResults>(), 'the same results as from the built index')
+  t.notOk(
+    later.logs.some((l) => l.msg === 'search index built'),
+    'not built again',
+  )
 })

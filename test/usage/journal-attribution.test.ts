@@ -58,7 +58,7 @@ t.test('line format', async (t) => {
     [undefined, { client: 'evil client name ', tool: 'get_verse', verseIds: [1001001] }],
   )
   const reopened = new UsageJournal(dir)
-  t.equal(reopened.pendingEntries().length, 2, 'a reopened journal keeps both kinds of line')
+  t.equal(reopened.backlog(), 2, 'a reopened journal keeps both kinds of line')
   reopened.close()
 })
 

@@ -40,5 +40,5 @@ t.test('a lost acknowledgement after COMMIT', async (t) => {
   await usage.record(key?.id ?? '', '2026-11', 'verse', 'faithful')
   await usage.flush()
   t.equal(await repository.keyTotal(key?.id ?? '', '2026-11'), 4, 'the next flush applies only what is new')
-  t.equal(journal.pendingEntries().length, 0)
+  t.equal(journal.backlog(), 0)
 })
