@@ -23,6 +23,7 @@ import { option, peakResidentMiB, sourcesStamp } from './build-stamp.js'
 /** The schema, the seed data, and the code that migrates, reads, checks and derives them. */
 const SOURCES = ['db', 'src/content', 'src/text', 'src/seed', 'src/narratives', 'src/verses', 'src/infra']
 
+// Its peak is the seeding's (make bench): the heap grows by little over what survives, as the server's does.
 limitHeapGrowth()
 const started = performance.now()
 const out = option('out') ?? pgliteSeededTemplateDir()
