@@ -81,33 +81,29 @@ export function createMetering(auth: Pick<ApiKeyAuth, 'authenticate'>, quotas: Q
     if (!outcome.allowed) throw quotaExceeded(outcome.state)
     writeRateLimitHeaders(reply, outcome.state)
   }
+  const writeQuotaState = (request: FastifyRequest, reply: FastifyReply): Promise<void> | undefined => {
+    const key = requireApiKey(request)
+    const state = quotas.stateNow(key)
+    if (state !== undefined) {
+      writeRateLimitHeaders(reply, state)
+      return undefined
+    }
+    return quotas.state(key).then(
+      (later) => writeRateLimitHeaders(reply, later),
+      // The answer is decided already; headers it cannot have now must not replace it.
+      () => undefined,
+    )
+  }
   return {
     authenticate: auth.authenticate,
     quotaHeaders(request, reply, payload, done) {
       // A 5xx (the counter itself unavailable, say) describes no quota.
       if (request.apiKey === undefined || reply.hasHeader('ratelimit') || reply.statusCode >= 500) return done(null, payload)
-      quotas.state(request.apiKey).then(
-        (state) => {
-          writeRateLimitHeaders(reply, state)
-          done(null, payload)
-        },
-        // The answer is decided already; headers it cannot have now must not replace it.
-        () => done(null, payload),
-      )
+      const pending = writeQuotaState(request, reply)
+      if (pending === undefined) done(null, payload)
+      else void pending.then(() => done(null, payload))
     },
-    writeQuotaState(request, reply) {
-      const key = requireApiKey(request)
-      const state = quotas.stateNow(key)
-      if (state !== undefined) {
-        writeRateLimitHeaders(reply, state)
-        return undefined
-      }
-      return quotas.state(key).then(
-        (later) => writeRateLimitHeaders(reply, later),
-        // The answer is decided already (the 400); headers it cannot have now must not replace it.
-        () => undefined,
-      )
-    },
+    writeQuotaState,
     charge(request, reply, endpoint, style) {
       return quotas.consume(requireApiKey(request), endpoint, style).then((outcome) => settle(reply, outcome))
     },
