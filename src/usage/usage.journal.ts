@@ -178,16 +178,7 @@ export class UsageJournal {
     this.seq += queued.length / QUEUED_FIELDS
     try {
       let text = ''
-      for (let i = 0, seq = first; i < queued.length; i += QUEUED_FIELDS, seq++) {
-        text += line(
-          seq,
-          queued[i] as string,
-          queued[i + 1] as string,
-          queued[i + 2] as string,
-          queued[i + 3] as string,
-          queued[i + 4] as UsageAttribution | undefined,
-        )
-      }
+      forEachQueued(queued, first, (seq, keyId, period, endpoint, style, attribution) => (text += line(seq, keyId, period, endpoint, style, attribution)))
       writeSync(this.fd, text)
       this.bytes += text.length
       this.writtenSeq = this.seq
@@ -199,16 +190,7 @@ export class UsageJournal {
     }
     // Only written queries are tallied: the ledger never holds a query that was not journalled.
     const open = this.open
-    for (let i = 0, seq = first; i < queued.length; i += QUEUED_FIELDS, seq++) {
-      open.add(
-        seq,
-        queued[i] as string,
-        queued[i + 1] as string,
-        queued[i + 2] as string,
-        queued[i + 3] as string,
-        queued[i + 4] as UsageAttribution | undefined,
-      )
-    }
+    forEachQueued(queued, first, (seq, keyId, period, endpoint, style, attribution) => open.add(seq, keyId, period, endpoint, style, attribution))
     for (const waiter of waiters) waiter.resolve()
     for (const journalled of callbacks) journalled()
   }
@@ -320,6 +302,20 @@ function partition<T>(items: readonly T[], test: (item: T) => boolean): [T[], T[
   const no: T[] = []
   for (const item of items) (test(item) ? yes : no).push(item)
   return [yes, no]
+}
+
+/**
+ * Calls `visit` with each query of a turn's queue (QUEUED_FIELDS slots each) and the sequence
+ * it gets, counting from `first`.
+ */
+function forEachQueued(
+  queued: ReadonlyArray<string | UsageAttribution | undefined>,
+  first: number,
+  visit: (seq: number, keyId: string, period: string, endpoint: string, style: string, attribution: UsageAttribution | undefined) => void,
+): void {
+  for (let i = 0, seq = first; i < queued.length; i += QUEUED_FIELDS, seq++) {
+    visit(seq, queued[i] as string, queued[i + 1] as string, queued[i + 2] as string, queued[i + 3] as string, queued[i + 4] as UsageAttribution | undefined)
+  }
 }
 
 function line(seq: number, keyId: string, period: string, endpoint: string, style: string, a: UsageAttribution | undefined): string {
