@@ -60,8 +60,9 @@ async function main(): Promise<void> {
   // Errors are logged by type, message, code and stack only: a database client's error can
   // carry the client itself, with the connection string and its password.
   const logger = pino({ level: config.logLevel, serializers: { err: summarizeError } })
+  const dataDir = resolve(config.dataDir)
   // Held until the process exits; the kernel releases it even after kill -9.
-  const lock = claimDataDir(resolve(config.dataDir))
+  const lock = claimDataDir(dataDir)
   // The embedded database compiles its WebAssembly while the rest of the app's modules load:
   // start-up to ready is the target, so the two overlap.
   const opening = openDatabase(databaseLocation(config, (error) => logger.warn({ err: error }, 'database connection lost; the pool replaces it')))
@@ -78,10 +79,10 @@ async function main(): Promise<void> {
   // ready, until the database answers.
   const { prepared, stores } = await retryWhile(
     async () => {
-      const preparedNow = await prepareDatabase(database.db, dataDirSeedOptions(resolve(config.dataDir), systemClock))
+      const preparedNow = await prepareDatabase(database.db, dataDirSeedOptions(dataDir, systemClock))
       // A seed leaves its work behind as garbage: reclaimed before the stores load on top of it.
       if (Object.values(preparedNow.seed).some((report) => report.status === 'loaded')) collectGarbage()
-      return { prepared: preparedNow, stores: await loadStores(database.db, { packDir: join(resolve(config.dataDir), 'content') }) }
+      return { prepared: preparedNow, stores: await loadStores(database.db, { packDir: join(dataDir, 'content') }) }
     },
     (error) => database.kind === 'postgres' && isDatabaseUnavailable(error),
     STARTUP_BACKOFF,
@@ -93,8 +94,8 @@ async function main(): Promise<void> {
     stores,
     clock: systemClock,
     logger,
-    journalDir: config.dataDir,
-    searchIndexDir: join(config.dataDir, 'search'),
+    journalDir: dataDir,
+    searchIndexDir: join(dataDir, 'search'),
   })
   // The saved search index, read before the server listens, serves the first request; without
   // one (a first start, other texts) it is built once the server listens, and saved.
@@ -122,7 +123,7 @@ async function main(): Promise<void> {
     ...(metrics === undefined ? {} : { metrics }),
   })
   await services.start()
-  const admin = await startAdminServer(resolve(config.dataDir), localOperations(services, config.quotas, systemClock))
+  const admin = await startAdminServer(dataDir, localOperations(services, config.quotas, systemClock))
   // The CLI waits for the admin socket while the lock says "starting"; from now on it can use it.
   lock.setState('ready')
   const metricsListener =
