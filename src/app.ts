@@ -14,6 +14,7 @@ import { writeClientError } from './http/client-error.js'
 import { requestIdOf } from './http/request-id.js'
 import { lazyChildLoggerFactory } from './http/request-logger.js'
 import { addCorsHeaders } from './http/cors.js'
+import { lazySchemaCompilers } from './http/lazy-schema-compilers.js'
 import { installQueryIntegers } from './http/query-integers.js'
 import { registerIdentity } from './identity/identity.plugin.js'
 import type { DatabaseHandle } from './infra/database.js'
@@ -96,6 +97,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // The client address of the per-address rate limit: behind a load balancer, X-Forwarded-For from the proxies TRUST_PROXY names.
     trustProxy: trustProxyOption(config.trustProxy),
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: true } },
+    // Each route's validators and serializers are compiled on its first request: see lazySchemaCompilers.
+    schemaController: { compilersFactory: lazySchemaCompilers() },
   })
 
   app.server.maxConnections = config.http.maxConnections
