@@ -11,13 +11,15 @@ import { ContentPack, writeContentPack } from './content/content.pack.js'
 import { migrateToLatest } from './infra/database.js'
 import { projectPath } from './infra/paths.js'
 import { seedDatabase, type SeedOptions, type SeedReport } from './seed/seed.service.js'
-import { VerseStore } from './verses/verse.store.js'
+import { VerseStore, type VerseRecord } from './verses/verse.store.js'
 import { findBook, type BookInfo } from './verses/books.js'
 import { readNarratives, type NarrativeStore } from './narratives/narrative.store.js'
 import { NarrativeContentRepository } from './narratives/narrative-content.repository.js'
 import { servedNarrativeContent } from './narratives/narrative-content.store.js'
 import type { NarrativeContent } from './narratives/narratives.service.js'
 import { VersesRepository } from './verses/verses.repository.js'
+import { readVerseFile, writeVerseFile } from './verses/verse.file.js'
+import { SeedRepository } from './seed/seed.repository.js'
 import { KJV_SEED_FILE, VERSE_CONTENT_DIR, NARRATIVES_FILE, NARRATIVE_CONTENT_FILE, BOOK_INTROS_FILE, SECTIONS_FILE } from './seed/seed-files.js'
 import { readSections, type SectionStore } from './sections/section.store.js'
 
@@ -61,7 +63,8 @@ export interface Stores {
 export interface LoadOptions {
   /**
    * The folder of the content pack (DATA_DIR/content for the server): a file per content
-   * revision, rebuilt from the database when the revision changes. Processes may share one.
+   * revision, rebuilt from the database when the revision changes; and of the verse file, one per
+   * loaded KJV seed. Processes may share one.
    */
   readonly packDir: string
 }
@@ -71,6 +74,22 @@ export interface LoadOptions {
  * one that does not check out). The pack is written from one snapshot that also reads the
  * token, so content changed meanwhile never goes into a pack under the older token.
  */
+/**
+ * Every verse: from the verse file of the KJV seed the database records, written from the
+ * table when there is none (in one snapshot with the hash it is named for).
+ */
+async function loadVerses(db: Kysely<Database>, dir: string): Promise<VerseRecord[]> {
+  const repository = new VersesRepository(db)
+  const seedHash = await new SeedRepository(db).loadedHash('kjv')
+  const stored = seedHash === undefined ? undefined : readVerseFile(dir, seedHash)
+  if (stored !== undefined) return stored
+  return repository.snapshot(async (snapshot, hash) => {
+    const verses = await snapshot.listAll()
+    if (hash !== undefined) writeVerseFile(dir, hash, verses)
+    return verses
+  })
+}
+
 async function openContentPack(repository: ContentRepository, packDir: string): Promise<ContentPack> {
   const existing = ContentPack.open(packDir, await repository.revision())
   if (existing !== undefined) return existing
@@ -87,7 +106,7 @@ async function openContentPack(repository: ContentRepository, packDir: string): 
 export async function loadStores(db: Kysely<Database>, options: LoadOptions): Promise<Stores> {
   const [opened, verseRows, narrativeRows] = await Promise.allSettled([
     openContentPack(new ContentRepository(db), options.packDir),
-    new VersesRepository(db).listAll(),
+    loadVerses(db, options.packDir),
     new NarrativeContentRepository(db).listAll(),
   ])
   if (opened.status === 'rejected') throw opened.reason

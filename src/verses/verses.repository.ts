@@ -1,6 +1,8 @@
 /** SQL for the verses table. */
 import { sql, type Kysely } from 'kysely'
 import type { Database } from '../../db/schema.js'
+import { SeedRepository } from '../seed/seed.repository.js'
+import { parseVerseRecords } from './verse.file.js'
 import { verseIdSlices, type StructuredVerse, type VerseRecord } from './verse.store.js'
 
 /** Ids per DELETE: large enough to be quick, small enough for PostgreSQL's 65,535 parameters. */
@@ -28,20 +30,20 @@ export class VersesRepository {
         .where('id', '>=', from)
         .where('id', '<', to)
         .executeTakeFirstOrThrow()
-      if (row.packed === null) continue
-      for (const record of row.packed.split('\u001e')) {
-        const separator = record.indexOf('\u001f')
-        const id = Number(record.slice(0, separator))
-        verses.push({
-          id,
-          book: Math.floor(id / 1_000_000),
-          chapter: Math.floor(id / 1_000) % 1_000,
-          verse: id % 1_000,
-          text: record.slice(separator + 1),
-        })
-      }
+      if (row.packed !== null) parseVerseRecords(row.packed, verses)
     }
     return verses
+  }
+
+  /**
+   * Runs `work` on one consistent view of the database (a repeatable-read transaction), with a
+   * repository bound to it, and the KJV seed hash recorded in that same view.
+   */
+  async snapshot<T>(work: (repository: VersesRepository, seedHash: string | undefined) => Promise<T>): Promise<T> {
+    return this.db
+      .transaction()
+      .setIsolationLevel('repeatable read')
+      .execute(async (trx) => work(new VersesRepository(trx), await new SeedRepository(trx).loadedHash('kjv')))
   }
 
   /** Number of stored verses. */
