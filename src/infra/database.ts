@@ -5,9 +5,8 @@
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { PGlite } from '@electric-sql/pglite'
 import { Kysely, Migrator, PostgresDialect, sql } from 'kysely'
-import pg from 'pg'
+import type pg from 'pg'
 import type { Database } from '../../db/schema.js'
 import { DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts } from '../config.js'
 import { migrations } from '../../db/migrations/index.js'
@@ -79,9 +78,12 @@ export function databaseLocation(
 }
 
 /** The pool of a PostgreSQL location: bounded connects and statements, and dead connections reported, not thrown. */
-function createPool(location: Extract<DatabaseLocation, { kind: 'postgres' }>): pg.Pool {
+async function createPool(location: Extract<DatabaseLocation, { kind: 'postgres' }>): Promise<pg.Pool> {
   const timeouts = location.timeouts ?? DEFAULT_DATABASE_TIMEOUTS
-  const pool = new pg.Pool({
+  // Loaded only for a PostgreSQL server, as PGlite is only for the embedded database: a start
+  // loads the driver it uses, not both.
+  const { default: driver } = await import('pg')
+  const pool = new driver.Pool({
     connectionString: location.url,
     max: location.poolSize ?? 10,
     connectionTimeoutMillis: timeouts.connectMs,
@@ -169,7 +171,7 @@ export async function openDatabase(location: DatabaseLocation): Promise<Database
   let db: Kysely<Database>
   let stats: () => DatabaseStats = () => ({ kind: 'pglite' })
   if (location.kind === 'postgres') {
-    const pool = createPool(location)
+    const pool = await createPool(location)
     stats = () => ({ kind: 'postgres', total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max })
     db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
   } else {
@@ -177,6 +179,7 @@ export async function openDatabase(location: DatabaseLocation): Promise<Database
       mkdirSync(location.dir, { recursive: true })
       copyPgliteTemplate(location.dir, location.seededTemplate)
     }
+    const { PGlite } = await import('@electric-sql/pglite')
     const pglite = await PGlite.create({ ...(location.dir === undefined ? {} : { dataDir: location.dir }), postgresqlconf: PGLITE_CONF })
     db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) })
   }

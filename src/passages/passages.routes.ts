@@ -20,12 +20,6 @@ export interface PassageRouteDeps {
 export function registerPassageRoutes(app: FastifyInstance, deps: PassageRouteDeps): void {
   const { passages, metering } = deps
 
-  // The free-text parser is built once the server listens, so start-up to ready does not wait.
-  app.addHook('onListen', (done) => {
-    passages.warm()
-    done()
-  })
-
   registerPreflight(app, routes.getPassage, ['GET'])
   registerPreflight(app, routes.resolveReference, ['GET'])
 

@@ -39,11 +39,6 @@ export interface PassagesServiceDeps {
 export class PassagesService {
   constructor(private readonly deps: PassagesServiceDeps) {}
 
-  /** Prepares the free-text parser ahead of the first request. */
-  warm(): void {
-    this.deps.parser.warm()
-  }
-
   /**
    * Every reference found in free text, in order of appearance, each in canonical form.
    * @example passages.resolve('Jn 3:16')[0]?.slug // 'john-3-16'

@@ -32,13 +32,10 @@ export class ReferenceParser {
   private parser: bcv_parser | undefined
 
   /**
-   * Builds the parser now rather than on the first reference (it compiles large patterns,
-   * tens of milliseconds); the server calls it once it listens, so start-up does not wait.
+   * The parser, built on the first reference read rather than at start-up: it compiles large
+   * patterns (tens of milliseconds, once), which a start would wait for while the verse lookups
+   * it serves never need it.
    */
-  warm(): void {
-    this.find('John 3:16')
-  }
-
   private instance(): bcv_parser {
     this.parser ??= new bcv_parser(english).set_options({
       versification_system: 'kjv',
