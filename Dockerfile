@@ -14,6 +14,7 @@ RUN npm ci --no-audit --no-fund --loglevel=error
 COPY . .
 RUN node_modules/.bin/tsx scripts/generate.ts \
  && node_modules/.bin/tsc -p scripts/tsconfig.build.json \
+ && node dist/scripts/server-bundle.js \
  && node dist/scripts/pglite-template.js \
  && node dist/scripts/seed-bundle.js \
  && node dist/scripts/seeded-template.js \
@@ -41,4 +42,4 @@ EXPOSE 8080
 # /readyz answers 200 once the database is connected and seeded and the counters answer.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=180s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8080) + '/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-CMD ["node", "dist/src/server.js"]
+CMD ["node", "dist/server/server.js"]

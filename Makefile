@@ -19,11 +19,12 @@ generate: install
 	$(BIN)/tsx scripts/generate.ts
 	$(BIN)/tsx scripts/readme-errors.ts
 
-## build: compile TypeScript to dist/; initialize the embedded database template (dist/pglite-template); prepare
+## build: compile TypeScript to dist/; bundle the server (dist/server, scripts/server-bundle.ts); initialize the embedded database template (dist/pglite-template); prepare
 ## the seed's verse content (dist/seed-bundle) and the migrated and seeded embedded template (dist/pglite-seeded)
 ## that a first start copies (the last two are skipped when their sources have not changed)
 build: generate
 	$(BIN)/tsc -p scripts/tsconfig.build.json
+	node dist/scripts/server-bundle.js
 	node dist/scripts/pglite-template.js
 	node dist/scripts/seed-bundle.js
 	node dist/scripts/seeded-template.js
@@ -37,7 +38,7 @@ seed: build
 
 ## run: install, generate, build, migrate, seed and start the server (embedded PGlite by default)
 run: seed
-	node dist/src/server.js
+	node dist/server/server.js
 
 ## oidc: a local OpenID Connect provider for the dashboard (development only; prints the settings for `make run`)
 oidc: install

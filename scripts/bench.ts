@@ -41,7 +41,7 @@ const IDLE_SETTLE_MS = 30_000
 const TARGETS = { ratio: 0.75, p99Ms: 5, idleMiB: 300, peakMiB: 400, pgIdleMiB: 150, pgPeakMiB: 250, laterStartMs: 1_000, firstStartMs: 8_000 }
 /** The per-second limits stay on (their cost is part of the hot path) but far above any load this machine can make. */
 const UNREACHED_LIMITS = { QUOTA_SCALE: '1000000000', RATE_LIMIT_SCALE: '2000000000', RATE_LIMIT_ADDRESS: '2000000000' }
-const SERVER = projectPath('dist', 'src', 'server.js')
+const SERVER = projectPath('dist', 'server', 'server.js')
 const CLI = projectPath('dist', 'src', 'cli', 'main.js')
 
 interface Server {

@@ -40,8 +40,8 @@ t.test('the Dockerfile builds in one stage and runs the built server, unprivileg
   const healthcheck = runtime.find((line) => line.startsWith('HEALTHCHECK '))
   t.match(healthcheck, /\/readyz/, 'the health check asks /readyz')
   const cmd = runtime.find((line) => line.startsWith('CMD '))
-  t.same(JSON.parse(cmd?.slice(4) ?? 'null'), ['node', 'dist/src/server.js'], 'the server the Makefile builds (make run starts the same file)')
-  t.match(readFileSync(projectPath('Makefile'), 'utf8'), /node dist\/src\/server\.js/)
+  t.same(JSON.parse(cmd?.slice(4) ?? 'null'), ['node', 'dist/server/server.js'], 'the server the Makefile builds (make run starts the same file)')
+  t.match(readFileSync(projectPath('Makefile'), 'utf8'), /node dist\/server\/server\.js/)
 })
 
 t.test('every path the Dockerfile copies from the sources exists', async (t) => {

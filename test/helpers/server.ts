@@ -1,4 +1,4 @@
-/** Starts the real server (src/server.ts) as a child process, as an operator would. */
+/** Starts the real server (src/server.ts, or a built one) as a child process, as an operator would. */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { cpSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -43,9 +43,10 @@ export const RATE_LIMITS_OFF: Readonly<Record<string, string>> = Object.freeze({
  * Spawns the server on a free port and waits for its "ready" log line.
  * @param env extra environment; DATA_DIR defaults to a fresh seeded copy. PORT defaults to
  *   0: the system picks a free port, which the server reports in its "ready" line.
+ * @param entry a built server (JavaScript, run by node itself); src/server.ts through tsx by default.
  */
-export async function startServer(env: Record<string, string> = {}, timeoutMs = 120_000): Promise<ServerProcess> {
-  const server = spawnServer(env)
+export async function startServer(env: Record<string, string> = {}, timeoutMs = 120_000, entry?: string): Promise<ServerProcess> {
+  const server = spawnServer(env, entry)
   await server.ready(timeoutMs)
   return server
 }
@@ -57,10 +58,10 @@ export interface StartingServer extends ServerProcess {
 }
 
 /** Spawns the server without waiting for it: for tests that act while it starts. */
-export function spawnServer(env: Record<string, string> = {}): StartingServer {
+export function spawnServer(env: Record<string, string> = {}, entry?: string): StartingServer {
   const dataDir = env.DATA_DIR ?? seededDataDir()
   const port = env.PORT ?? '0'
-  const child = spawn(process.execPath, ['--import', 'tsx', projectPath('src', 'server.ts')], {
+  const child = spawn(process.execPath, entry === undefined ? ['--import', 'tsx', projectPath('src', 'server.ts')] : [entry], {
     cwd: projectPath(),
     // Embedded database and in-process counters unless the test asks for servers explicitly.
     // Per-second limits off unless the test sets them (see RATE_LIMITS_OFF).
