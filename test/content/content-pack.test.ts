@@ -76,7 +76,6 @@ function effective(slices: StyleContent[][]): Map<string, StyleContent> {
   return won
 }
 
-
 /** The packs in a folder (loadStores also keeps the verse file there). */
 function packsIn(dir: string): string[] {
   return readdirSync(dir).filter((name) => name.endsWith('.pack'))

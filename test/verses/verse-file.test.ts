@@ -13,7 +13,10 @@ import { SeedRepository } from '../../src/seed/seed.repository.js'
 import { loadStores } from '../../src/startup.js'
 import { openTestDatabase } from '../helpers/database.js'
 
-const VERSES = [verseRecord(1001001, 'In the beginning God created the heaven and the earth.'), verseRecord(1001002, 'And the earth was without form, and void; … “é”')]
+const VERSES = [
+  verseRecord(1001001, 'In the beginning God created the heaven and the earth.'),
+  verseRecord(1001002, 'And the earth was without form, and void; … “é”'),
+]
 
 function folder(t: { teardown(fn: () => void): void }): string {
   const dir = mkdtempSync(join(tmpdir(), 'pv-verse-file-'))
