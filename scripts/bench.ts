@@ -23,6 +23,7 @@ import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import pg from 'pg'
+import { SERVER_NODE_FLAGS } from '../src/infra/heap.js'
 import { projectPath } from '../src/infra/paths.js'
 import { requireWrk, runWrk, writeWrkScript, type BenchRequest, type WrkResult } from './bench-wrk.js'
 
@@ -56,7 +57,11 @@ interface Server {
 /** Starts `script` with `env` and waits until `readyPath` answers 200. */
 async function start(script: string, args: string[], env: NodeJS.ProcessEnv, port: number, readyPath: string): Promise<Server> {
   const started = performance.now()
-  const child = spawn(process.execPath, [script, ...args], { env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit'] })
+  // Every server, the baselines too, runs with the options the server is started with (make run).
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, script, ...args], {
+    env: { ...process.env, ...env, PORT: String(port) },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  })
   let exited: number | null | undefined
   child.once('exit', (code) => (exited = code))
   const url = `http://127.0.0.1:${port}`

@@ -13,6 +13,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import t from 'tap'
 import { parse } from 'yaml'
 import { loadConfig } from '../../src/config.js'
+import { SERVER_NODE_FLAGS } from '../../src/infra/heap.js'
 import { projectPath } from '../../src/infra/paths.js'
 
 const dockerfile = readFileSync(projectPath('Dockerfile'), 'utf8')
@@ -40,8 +41,14 @@ t.test('the Dockerfile builds in one stage and runs the built server, unprivileg
   const healthcheck = runtime.find((line) => line.startsWith('HEALTHCHECK '))
   t.match(healthcheck, /\/readyz/, 'the health check asks /readyz')
   const cmd = runtime.find((line) => line.startsWith('CMD '))
-  t.same(JSON.parse(cmd?.slice(4) ?? 'null'), ['node', 'dist/server/server.js'], 'the server the Makefile builds (make run starts the same file)')
-  t.match(readFileSync(projectPath('Makefile'), 'utf8'), /node dist\/server\/server\.js/)
+  t.same(
+    JSON.parse(cmd?.slice(4) ?? 'null'),
+    ['node', ...SERVER_NODE_FLAGS, 'dist/server/server.js'],
+    'the server the Makefile builds, with its Node.js options',
+  )
+  const started = `node ${SERVER_NODE_FLAGS.join(' ')} dist/server/server.js`
+  t.ok(readFileSync(projectPath('Makefile'), 'utf8').includes(`\t${started}\n`), 'make run starts the same file with the same options')
+  t.equal((JSON.parse(readFileSync(projectPath('package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start, started, 'and npm start')
 })
 
 t.test('every path the Dockerfile copies from the sources exists', async (t) => {
