@@ -198,6 +198,16 @@ class IntList {
     this.items[this.length++] = value
   }
 
+  /** The value at `index` (< length). */
+  get(index: number): number {
+    return this.items[index] as number
+  }
+
+  /** Replaces the value at `index` (< length). */
+  set(index: number, value: number): void {
+    this.items[index] = value
+  }
+
   /** A copy of exactly the values pushed. */
   toInt32Array(): Int32Array {
     return this.items.slice(0, this.length)
@@ -206,8 +216,15 @@ class IntList {
 
 /** Accumulates one field. */
 class FieldBuilder {
-  private readonly postingDocs: number[][] = []
-  private readonly postingTfs: number[][] = []
+  // Postings as (stem, document, frequency) triples in arrival order, in typed arrays: per-stem
+  // JS arrays held twice the bytes, and the garbage of their growth, at the build's peak.
+  private readonly postingStems = new IntList()
+  private readonly postingDocs = new IntList()
+  private readonly postingTfs = new IntList()
+  /** Per stem: the last document it was seen in, and where that document's triple is. */
+  private lastDoc = new Int32Array(1 << 14).fill(-1)
+  private lastAt = new Int32Array(1 << 14)
+  private stems = 0
   private readonly lengths: number[] = []
   private readonly words = new IntList()
   private readonly wordStart = new IntList()
@@ -222,30 +239,56 @@ class FieldBuilder {
     for (let i = 0; i < pairs.length; i += 2) {
       const stemId = pairs[i + 1] as number
       this.words.push(pairs[i] as number)
-      // Documents arrive in order, so this document's posting, if any, is the last one.
-      const docs = (this.postingDocs[stemId] ??= [])
-      const tfs = (this.postingTfs[stemId] ??= [])
-      if (docs[docs.length - 1] === doc) tfs[tfs.length - 1] = Math.min(0xffff, (tfs[tfs.length - 1] as number) + 1)
-      else {
-        docs.push(doc)
-        tfs.push(1)
+      if (stemId >= this.lastDoc.length) this.growStems(stemId)
+      if (stemId >= this.stems) this.stems = stemId + 1
+      // Documents arrive in order, so this document's posting, if any, is the stem's last one.
+      if (this.lastDoc[stemId] === doc) {
+        const at = this.lastAt[stemId] as number
+        this.postingTfs.set(at, Math.min(0xffff, this.postingTfs.get(at) + 1))
+      } else {
+        this.lastDoc[stemId] = doc
+        this.lastAt[stemId] = this.postingDocs.length
+        this.postingStems.push(stemId)
+        this.postingDocs.push(doc)
+        this.postingTfs.push(1)
       }
     }
     this.wordStart.push(this.words.length)
+  }
+
+  private growStems(stemId: number): void {
+    let size = this.lastDoc.length
+    while (size <= stemId) size *= 2
+    const lastDoc = new Int32Array(size).fill(-1)
+    lastDoc.set(this.lastDoc)
+    const lastAt = new Int32Array(size)
+    lastAt.set(this.lastAt)
+    this.lastDoc = lastDoc
+    this.lastAt = lastAt
   }
 
   finish(): FieldIndex {
     const present = this.lengths.filter((n) => n > 0)
     const average = present.reduce((sum, n) => sum + n, 0) / Math.max(1, present.length)
     const norms = Float32Array.from(this.lengths, (n) => K1 * (1 - B + (B * n) / Math.max(1, average)))
-    const postingStart = new Uint32Array(this.postingDocs.length + 1)
-    for (let stemId = 0; stemId < this.postingDocs.length; stemId++)
-      postingStart[stemId + 1] = (postingStart[stemId] as number) + (this.postingDocs[stemId]?.length ?? 0)
-    const total = postingStart[this.postingDocs.length] as number
+    // A counting sort of the triples by stem: each stem's documents keep their (ascending) order.
+    const postingStart = new Uint32Array(this.stems + 1)
+    const total = this.postingDocs.length
+    for (let i = 0; i < total; i++) {
+      const slot = this.postingStems.get(i) + 1
+      postingStart[slot] = (postingStart[slot] as number) + 1
+    }
+    for (let stemId = 0; stemId < this.stems; stemId++) postingStart[stemId + 1] = (postingStart[stemId + 1] as number) + (postingStart[stemId] as number)
+    const next = postingStart.slice(0, this.stems)
     const docs = new Int32Array(total)
     const tfs = new Uint16Array(total)
-    this.postingDocs.forEach((list, stemId) => docs.set(list, postingStart[stemId]))
-    this.postingTfs.forEach((list, stemId) => tfs.set(list, postingStart[stemId]))
+    for (let i = 0; i < total; i++) {
+      const stemId = this.postingStems.get(i)
+      const at = next[stemId] as number
+      next[stemId] = at + 1
+      docs[at] = this.postingDocs.get(i)
+      tfs[at] = this.postingTfs.get(i)
+    }
     const wordStart = this.wordStart.toInt32Array()
     return new FieldIndex(postingStart, docs, tfs, norms, present.length, this.words.toInt32Array(), new Uint32Array(wordStart.buffer, 0, wordStart.length))
   }
