@@ -52,19 +52,27 @@ type Negotiated = { readonly alternate: string; readonly file: StaticFile }
  * Registers a GET (and Fastify's implicit HEAD) that serves `file`, or 304 when `If-None-Match`
  * matches; with `negotiated`, a request whose `Accept` names its media type gets that one.
  */
+/** A value made by its first call and kept: the discovery files are built when first asked for, not while the server starts. */
+function once<T>(make: () => T): () => T {
+  let made: { readonly value: T } | undefined
+  return () => (made ??= { value: make() }).value
+}
+
 function serve(
   app: FastifyInstance,
   route: { readonly method: string; readonly url: string; readonly schema: object },
-  file: StaticFile,
-  negotiated?: Negotiated,
+  fileOf: () => StaticFile,
+  negotiatedOf?: () => Negotiated,
 ): void {
   app.route({
     ...route,
     method: 'GET',
     handler(request, reply) {
+      const file = fileOf()
       // Public files: any origin may read them (credentials are never involved).
       reply.header('access-control-allow-origin', '*').headers(file.headers)
-      if (negotiated === undefined) return sendTagged(request, reply, file, file.type, CACHE_CONTROL)
+      if (negotiatedOf === undefined) return sendTagged(request, reply, file, file.type, CACHE_CONTROL)
+      const negotiated = negotiatedOf()
       reply.header('vary', 'Accept')
       const chosen = acceptsType(request.headers.accept, negotiated.alternate) ? negotiated.file : file
       return sendTagged(request, reply, chosen, chosen.type, CACHE_CONTROL)
@@ -88,31 +96,62 @@ function acceptsType(accept: string | undefined, type: string): boolean {
  */
 export function registerDiscoveryRoutes(app: FastifyInstance, deps: DiscoveryDeps): void {
   const document = JSON.parse(readFileSync(projectPath('generated', 'openapi.json'), 'utf8')) as OpenApiDocument
-  const context = createDiscoveryContext({
-    settings: deps.settings,
-    document,
-    tools: deps.tools,
-    version: SERVER_VERSION,
-    protocolVersion: LATEST_PROTOCOL_VERSION,
-  })
-  const card = JSON.stringify(buildServerCard(context, SUPPORTED_PROTOCOL_VERSIONS))
+  // Read now: a missing or broken contract stops the start. What is derived from it is built on first request.
+  const context = once(() =>
+    createDiscoveryContext({
+      settings: deps.settings,
+      document,
+      tools: deps.tools,
+      version: SERVER_VERSION,
+      protocolVersion: LATEST_PROTOCOL_VERSION,
+    }),
+  )
+  const card = once(() => JSON.stringify(buildServerCard(context(), SUPPORTED_PROTOCOL_VERSIONS)))
 
   const text = 'text/plain; charset=utf-8'
   const json = 'application/json; charset=utf-8'
-  const serverCard = staticFile(card, json)
+  const serverCard = once(() => staticFile(card(), json))
   // The same bytes under another media type: a tag of its own, so caches never swap them.
-  const cardAsCard: Negotiated = {
+  const cardAsCard = once((): Negotiated => ({
     alternate: SERVER_CARD_MEDIA_TYPE,
-    file: { ...staticFile(card, SERVER_CARD_MEDIA_TYPE), etag: etagOf(`${SERVER_CARD_MEDIA_TYPE}\n${card}`) },
-  }
+    file: { ...staticFile(card(), SERVER_CARD_MEDIA_TYPE), etag: etagOf(`${SERVER_CARD_MEDIA_TYPE}\n${card()}`) },
+  }))
 
-  serve(app, routes.getLlmsTxt, staticFile(buildLlmsTxt(context), text))
-  serve(app, routes.getLlmsFullTxt, staticFile(buildLlmsFullTxt(context), text))
-  serve(app, routes.getApiCatalog, staticFile(JSON.stringify(buildApiCatalog(context)), API_CATALOG_MEDIA_TYPE, { link: apiCatalogLinkHeader(context) }))
+  serve(
+    app,
+    routes.getLlmsTxt,
+    once(() => staticFile(buildLlmsTxt(context()), text)),
+  )
+  serve(
+    app,
+    routes.getLlmsFullTxt,
+    once(() => staticFile(buildLlmsFullTxt(context()), text)),
+  )
+  serve(
+    app,
+    routes.getApiCatalog,
+    once(() => staticFile(JSON.stringify(buildApiCatalog(context())), API_CATALOG_MEDIA_TYPE, { link: apiCatalogLinkHeader(context()) })),
+  )
   serve(app, routes.getWellKnownMcpServerCard, serverCard, cardAsCard)
   serve(app, routes.getMcpServerCard, serverCard, cardAsCard)
-  serve(app, routes.getAiPluginManifest, staticFile(JSON.stringify(buildAiPluginManifest(context)), json))
-  serve(app, routes.getRobotsTxt, staticFile(buildRobotsTxt(context), text))
-  serve(app, routes.getTerms, staticFile(buildTermsHtml(context), 'text/html; charset=utf-8'))
-  serve(app, routes.getLogo, staticFile(buildLogoSvg(context.serviceName), 'image/svg+xml'))
+  serve(
+    app,
+    routes.getAiPluginManifest,
+    once(() => staticFile(JSON.stringify(buildAiPluginManifest(context())), json)),
+  )
+  serve(
+    app,
+    routes.getRobotsTxt,
+    once(() => staticFile(buildRobotsTxt(context()), text)),
+  )
+  serve(
+    app,
+    routes.getTerms,
+    once(() => staticFile(buildTermsHtml(context()), 'text/html; charset=utf-8')),
+  )
+  serve(
+    app,
+    routes.getLogo,
+    once(() => staticFile(buildLogoSvg(context().serviceName), 'image/svg+xml')),
+  )
 }

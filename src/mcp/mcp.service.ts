@@ -12,7 +12,7 @@ import type { PassagesService } from '../passages/passages.service.js'
 import type { SearchService } from '../search/search.service.js'
 import type { StyleSelector, VersesService } from '../verses/verses.service.js'
 import { citation, narrativeListText, narrativeText, passageText, resolutionText, searchText, verseText, type CitationSource } from './mcp.render.js'
-import { MCP_TOOLS, type McpToolName } from './mcp.tools.js'
+import { MCP_TOOLS, type JsonSchemaObject, type McpToolName } from './mcp.tools.js'
 
 type Verse = components['schemas']['Verse']
 
@@ -43,16 +43,16 @@ const COUNTED: ReadonlySet<McpToolName> = new Set<McpToolName>(['get_verse', 'ge
 
 /** Runs the MCP tools. */
 export class McpToolsService {
-  private readonly validators: ReadonlyMap<string, ValidateFunction>
+  private readonly schemas: ReadonlyMap<string, JsonSchemaObject> = new Map(MCP_TOOLS.map((tool) => [tool.name, tool.inputSchema]))
+  /** Each tool's validator, compiled at its first call (compiling them all was part of every start's time to ready). */
+  private readonly validators = new Map<string, ValidateFunction>()
+  private ajv: Ajv | undefined
 
-  constructor(private readonly deps: McpToolsDeps) {
-    const ajv = new Ajv({ allErrors: true, strict: true })
-    this.validators = new Map(MCP_TOOLS.map((tool) => [tool.name, ajv.compile(tool.inputSchema)]))
-  }
+  constructor(private readonly deps: McpToolsDeps) {}
 
   /** Whether a tool of this name exists. */
   has(name: string): name is McpToolName {
-    return this.validators.has(name)
+    return this.schemas.has(name)
   }
 
   /** Whether a successful call of this tool counts as a query (it returns scripture). */
@@ -65,11 +65,21 @@ export class McpToolsService {
    * @returns undefined when they are valid, else a message naming each bad argument.
    */
   invalidArguments(name: McpToolName, args: unknown): string | undefined {
-    const validate = this.validators.get(name)
-    if (validate === undefined) throw new Error(`no validator for ${name}`)
+    const validate = this.validatorOf(name)
     if (validate(args)) return undefined
     const problems = [...new Set((validate.errors ?? []).map(describe))]
     return `Invalid arguments for ${name}: ${problems.join('; ')}.`
+  }
+
+  private validatorOf(name: McpToolName): ValidateFunction {
+    const known = this.validators.get(name)
+    if (known !== undefined) return known
+    const schema = this.schemas.get(name)
+    if (schema === undefined) throw new Error(`no input schema for ${name}`)
+    this.ajv ??= new Ajv({ allErrors: true, strict: true })
+    const compiled = this.ajv.compile(schema)
+    this.validators.set(name, compiled)
+    return compiled
   }
 
   /**
