@@ -6,7 +6,6 @@
  * then served with an ETag and a public cache lifetime.
  */
 import { readFileSync } from 'node:fs'
-import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js'
 import type { FastifyInstance } from 'fastify'
 import { routes } from '../../generated/route-schemas.js'
 import { etagOf, sendTagged } from '../http/etag.js'
@@ -52,7 +51,7 @@ type Negotiated = { readonly alternate: string; readonly file: StaticFile }
  * Registers a GET (and Fastify's implicit HEAD) that serves `file`, or 304 when `If-None-Match`
  * matches; with `negotiated`, a request whose `Accept` names its media type gets that one.
  */
-/** A value made by its first call and kept: the discovery files are built when first asked for, not while the server starts. */
+/** A value made by its first call and kept (a promise is kept too): the discovery files are built when first asked for, not while the server starts. */
 function once<T>(make: () => T): () => T {
   let made: { readonly value: T } | undefined
   return () => (made ??= { value: make() }).value
@@ -61,18 +60,18 @@ function once<T>(make: () => T): () => T {
 function serve(
   app: FastifyInstance,
   route: { readonly method: string; readonly url: string; readonly schema: object },
-  fileOf: () => StaticFile,
-  negotiatedOf?: () => Negotiated,
+  fileOf: () => Promise<StaticFile>,
+  negotiatedOf?: () => Promise<Negotiated>,
 ): void {
   app.route({
     ...route,
     method: 'GET',
-    handler(request, reply) {
-      const file = fileOf()
+    async handler(request, reply) {
+      const file = await fileOf()
       // Public files: any origin may read them (credentials are never involved).
       reply.header('access-control-allow-origin', '*').headers(file.headers)
       if (negotiatedOf === undefined) return sendTagged(request, reply, file, file.type, CACHE_CONTROL)
-      const negotiated = negotiatedOf()
+      const negotiated = await negotiatedOf()
       reply.header('vary', 'Accept')
       const chosen = acceptsType(request.headers.accept, negotiated.alternate) ? negotiated.file : file
       return sendTagged(request, reply, chosen, chosen.type, CACHE_CONTROL)
@@ -96,62 +95,67 @@ function acceptsType(accept: string | undefined, type: string): boolean {
  */
 export function registerDiscoveryRoutes(app: FastifyInstance, deps: DiscoveryDeps): void {
   const document = JSON.parse(readFileSync(projectPath('generated', 'openapi.json'), 'utf8')) as OpenApiDocument
-  // Read now: a missing or broken contract stops the start. What is derived from it is built on first request.
-  const context = once(() =>
+  // Read now: a missing or broken contract stops the start. What is derived from it is built
+  // on first request, with the MCP SDK's protocol versions (the SDK is loaded then, not at start).
+  const protocol = once(() => import('@modelcontextprotocol/sdk/types.js'))
+  const context = once(async () =>
     createDiscoveryContext({
       settings: deps.settings,
       document,
       tools: deps.tools,
       version: SERVER_VERSION,
-      protocolVersion: LATEST_PROTOCOL_VERSION,
+      protocolVersion: (await protocol()).LATEST_PROTOCOL_VERSION,
     }),
   )
-  const card = once(() => JSON.stringify(buildServerCard(context(), SUPPORTED_PROTOCOL_VERSIONS)))
+  const card = once(async () => JSON.stringify(buildServerCard(await context(), (await protocol()).SUPPORTED_PROTOCOL_VERSIONS)))
 
   const text = 'text/plain; charset=utf-8'
   const json = 'application/json; charset=utf-8'
-  const serverCard = once(() => staticFile(card(), json))
+  const serverCard = once(async () => staticFile(await card(), json))
   // The same bytes under another media type: a tag of its own, so caches never swap them.
-  const cardAsCard = once((): Negotiated => ({
+  const cardAsCard = once(async (): Promise<Negotiated> => ({
     alternate: SERVER_CARD_MEDIA_TYPE,
-    file: { ...staticFile(card(), SERVER_CARD_MEDIA_TYPE), etag: etagOf(`${SERVER_CARD_MEDIA_TYPE}\n${card()}`) },
+    file: { ...staticFile(await card(), SERVER_CARD_MEDIA_TYPE), etag: etagOf(`${SERVER_CARD_MEDIA_TYPE}\n${await card()}`) },
   }))
 
   serve(
     app,
     routes.getLlmsTxt,
-    once(() => staticFile(buildLlmsTxt(context()), text)),
+    once(async () => staticFile(buildLlmsTxt(await context()), text)),
   )
   serve(
     app,
     routes.getLlmsFullTxt,
-    once(() => staticFile(buildLlmsFullTxt(context()), text)),
+    once(async () => staticFile(buildLlmsFullTxt(await context()), text)),
   )
   serve(
     app,
     routes.getApiCatalog,
-    once(() => staticFile(JSON.stringify(buildApiCatalog(context())), API_CATALOG_MEDIA_TYPE, { link: apiCatalogLinkHeader(context()) })),
+    once(async () => {
+      const built = await context()
+      return staticFile(JSON.stringify(buildApiCatalog(built)), API_CATALOG_MEDIA_TYPE, { link: apiCatalogLinkHeader(built) })
+    }),
   )
   serve(app, routes.getWellKnownMcpServerCard, serverCard, cardAsCard)
   serve(app, routes.getMcpServerCard, serverCard, cardAsCard)
   serve(
     app,
     routes.getAiPluginManifest,
-    once(() => staticFile(JSON.stringify(buildAiPluginManifest(context())), json)),
+    once(async () => staticFile(JSON.stringify(buildAiPluginManifest(await context())), json)),
   )
   serve(
     app,
     routes.getRobotsTxt,
-    once(() => staticFile(buildRobotsTxt(context()), text)),
+    once(async () => staticFile(buildRobotsTxt(await context()), text)),
   )
   serve(
     app,
     routes.getTerms,
-    once(() => staticFile(buildTermsHtml(context()), 'text/html; charset=utf-8')),
+    once(async () => staticFile(buildTermsHtml(await context()), 'text/html; charset=utf-8')),
   )
   serve(
     app,
     routes.getLogo,
-    once(() => staticFile(buildLogoSvg(context().serviceName), 'image/svg+xml')),
+    once(async () => staticFile(buildLogoSvg((await context()).serviceName), 'image/svg+xml')),
   )
 }

@@ -8,8 +8,6 @@
  * after the check below) still turns into a 429 with nothing served and nothing counted.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
-import { isJSONRPCNotification, isJSONRPCRequest, isJSONRPCResponse } from '@modelcontextprotocol/sdk/types.js'
 import { routes } from '../../generated/route-schemas.js'
 import type { Config } from '../config.js'
 import { AppError } from '../errors.js'
@@ -17,7 +15,8 @@ import { requireApiKey } from '../keys/api-key.plugin.js'
 import type { Metering } from '../quotas/metering.js'
 import { ClientMemory } from './mcp.attribution.js'
 import { allowedOrigins, mcpPreflightHeaders, originHook } from './mcp.origin.js'
-import { createMcpServer, type McpCallContext } from './mcp.server.js'
+import type { McpCallContext } from './mcp.server.js'
+import type * as McpSdk from './mcp.sdk.js'
 import { McpToolsService, type McpToolsDeps } from './mcp.service.js'
 
 /** What the MCP routes need: the services the tools read, the key and quota rules, configuration. */
@@ -39,6 +38,14 @@ function isWellFormedJson(text: string): boolean {
   } catch {
     return false
   }
+}
+
+let sdkLoading: Promise<typeof McpSdk> | undefined
+
+/** The MCP SDK's parts, loaded by the first request that needs them (see mcp.sdk.ts). */
+function loadSdk(): Promise<typeof McpSdk> {
+  sdkLoading ??= import('./mcp.sdk.js')
+  return sdkLoading
 }
 
 /** Request headers the transport reads; credentials stay out of its reach. */
@@ -68,6 +75,8 @@ export function registerMcpRoutes(app: FastifyInstance, deps: McpRouteDeps): voi
     // Batches left MCP with revision 2025-06-18, and one message per request keeps the quota
     // answer (one 429 or one result) exact.
     if (Array.isArray(body)) return jsonRpcError(reply, -32600, 'Invalid Request: send one JSON-RPC message per request (batches are not supported).')
+    const sdk = await loadSdk()
+    const { isJSONRPCRequest, isJSONRPCNotification, isJSONRPCResponse } = sdk
     if (!isJSONRPCRequest(body) && !isJSONRPCNotification(body) && !isJSONRPCResponse(body)) {
       return jsonRpcError(reply, -32600, 'Invalid Request: the body is JSON but not a JSON-RPC 2.0 message (jsonrpc "2.0", a method, and an id for a request).')
     }
@@ -84,14 +93,14 @@ export function registerMcpRoutes(app: FastifyInstance, deps: McpRouteDeps): voi
           }),
         )
     }
-    if (isCountedCall(body, tools)) await metering.admitUncounted(request, reply)
+    if (isCountedCall(body, tools, isJSONRPCRequest)) await metering.admitUncounted(request, reply)
     const userAgent = request.headers['user-agent']
     if (isJSONRPCRequest(body)) clients.remember(key.id, userAgent, body.method, body.params)
     const rememberedClient = clients.recall(key.id, userAgent)
-    const { message, sentArguments } = withObjectArguments(body)
+    const { message, sentArguments } = withObjectArguments(body, isJSONRPCRequest)
     const context: McpCallContext = { key, userAgent, ...(rememberedClient === undefined ? {} : { rememberedClient }), ...sentArguments }
-    const server = createMcpServer({ tools, metering, logger: request.log }, context)
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
+    const server = sdk.createMcpServer({ tools, metering, logger: request.log }, context)
+    const transport = new sdk.WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
     try {
       await server.connect(transport)
       const response = await transport.handleRequest(webRequest(request, base), { parsedBody: message })
@@ -145,7 +154,7 @@ export function registerMcpRoutes(app: FastifyInstance, deps: McpRouteDeps): voi
  * Whether a message is a `tools/call` that counts if it succeeds: a scripture tool with
  * arguments that pass its schema (bad arguments give a tool error, never a 429).
  */
-function isCountedCall(message: unknown, tools: McpToolsService): boolean {
+function isCountedCall(message: unknown, tools: McpToolsService, isJSONRPCRequest: typeof McpSdk.isJSONRPCRequest): boolean {
   if (!isJSONRPCRequest(message) || message.method !== 'tools/call') return false
   const name = message.params?.name
   if (typeof name !== 'string' || !tools.has(name) || !tools.counts(name)) return false
@@ -156,7 +165,10 @@ function isCountedCall(message: unknown, tools: McpToolsService): boolean {
  * A `tools/call` whose `arguments` are not an object, with `{}` in their place and the
  * original set aside (see McpCallContext.sentArguments); any other message as it is.
  */
-function withObjectArguments(message: unknown): { message: unknown; sentArguments?: { sentArguments: unknown } } {
+function withObjectArguments(
+  message: unknown,
+  isJSONRPCRequest: typeof McpSdk.isJSONRPCRequest,
+): { message: unknown; sentArguments?: { sentArguments: unknown } } {
   if (!isJSONRPCRequest(message) || message.method !== 'tools/call' || message.params === undefined) return { message }
   const sent = message.params.arguments
   if (sent === undefined || (typeof sent === 'object' && sent !== null && !Array.isArray(sent))) return { message }
