@@ -42,4 +42,4 @@ EXPOSE 8080
 # /readyz answers 200 once the database is connected and seeded and the counters answer.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=180s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8080) + '/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-CMD ["node", "--max-semi-space-size=4", "dist/server/server.js"]
+CMD ["node", "--max-semi-space-size=8", "dist/server/server.js"]

@@ -39,7 +39,7 @@ seed: build
 ## run: install, generate, build, migrate, seed and start the server (embedded PGlite by default), with the
 ## Node.js options of SERVER_NODE_FLAGS (src/infra/heap.ts)
 run: seed
-	node --max-semi-space-size=4 dist/server/server.js
+	node --max-semi-space-size=8 dist/server/server.js
 
 ## oidc: a local OpenID Connect provider for the dashboard (development only; prints the settings for `make run`)
 oidc: install
