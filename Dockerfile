@@ -16,8 +16,8 @@ RUN node_modules/.bin/tsx scripts/generate.ts \
  && node_modules/.bin/tsc -p scripts/tsconfig.build.json \
  && node dist/scripts/server-bundle.js \
  && node dist/scripts/pglite-template.js \
- && node dist/scripts/seed-bundle.js \
- && node dist/scripts/seeded-template.js \
+ && node --max-semi-space-size=8 dist/scripts/seed-bundle.js \
+ && node --max-semi-space-size=8 dist/scripts/seeded-template.js \
  && npm prune --omit=dev --no-audit --no-fund --loglevel=error
 
 FROM node:20-bookworm-slim AS runtime

@@ -26,8 +26,8 @@ build: generate
 	$(BIN)/tsc -p scripts/tsconfig.build.json
 	node dist/scripts/server-bundle.js
 	node dist/scripts/pglite-template.js
-	node dist/scripts/seed-bundle.js
-	node dist/scripts/seeded-template.js
+	node --max-semi-space-size=8 dist/scripts/seed-bundle.js
+	node --max-semi-space-size=8 dist/scripts/seeded-template.js
 
 ## migrate / seed: prepare the database (the server also does both at start)
 migrate: build

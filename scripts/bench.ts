@@ -178,7 +178,7 @@ function runSeedBuild(dir: string): BuildStep[] {
   const figures: BuildStep[] = []
   for (const [label, script, args] of steps) {
     const started = performance.now()
-    const out = execFileSync(process.execPath, [projectPath('dist', 'scripts', script), ...args, '--force'], { encoding: 'utf8' })
+    const out = execFileSync(process.execPath, [...SERVER_NODE_FLAGS, projectPath('dist', 'scripts', script), ...args, '--force'], { encoding: 'utf8' })
     const peak = /peak resident memory (\d+) MiB/.exec(out)?.[1]
     if (peak === undefined) throw new Error(`${script} printed no peak: ${out}`)
     figures.push({ label, ms: performance.now() - started, peakMiB: Number(peak) })

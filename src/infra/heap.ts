@@ -11,7 +11,7 @@ let collect: (() => void) | undefined
 
 /**
  * The Node.js options the server is started with (`make run`, `npm start`, the container, the
- * benchmark): V8's young generation capped at 8 MiB per semi-space instead of 16. It is sized
+ * benchmark), and the build's two seed steps (`make build`, the container's build stage): V8's young generation capped at 8 MiB per semi-space instead of 16. It is sized
  * once, when the process starts (V8 ignores the option set at run time), and left at its default
  * it grew to 48 MiB under load and while the search index is built, all of it resident. Measured
  * here: 4 MiB lowered the peaks most but cost MCP calls (which allocate a protocol server each)

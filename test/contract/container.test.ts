@@ -49,6 +49,11 @@ t.test('the Dockerfile builds in one stage and runs the built server, unprivileg
   const started = `node ${SERVER_NODE_FLAGS.join(' ')} dist/server/server.js`
   t.ok(readFileSync(projectPath('Makefile'), 'utf8').includes(`\t${started}\n`), 'make run starts the same file with the same options')
   t.equal((JSON.parse(readFileSync(projectPath('package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start, started, 'and npm start')
+  for (const step of ['seed-bundle', 'seeded-template']) {
+    const line = `node ${SERVER_NODE_FLAGS.join(' ')} dist/scripts/${step}.js`
+    t.ok(readFileSync(projectPath('Makefile'), 'utf8').includes(`\t${line}\n`), `make build runs ${step} with the same options`)
+    t.ok(readFileSync(projectPath('Dockerfile'), 'utf8').includes(line), `and so does the image's build stage`)
+  }
 })
 
 t.test('every path the Dockerfile copies from the sources exists', async (t) => {
