@@ -47,31 +47,41 @@ const CACHE_CONTROL = 'public, max-age=3600'
 /** A file's media type for a request: `alternate` when the request's Accept names it. */
 type Negotiated = { readonly alternate: string; readonly file: StaticFile }
 
-/**
- * Registers a GET (and Fastify's implicit HEAD) that serves `file`, or 304 when `If-None-Match`
- * matches; with `negotiated`, a request whose `Accept` names its media type gets that one.
- */
-/** A value made by its first call and kept (a promise is kept too): the discovery files are built when first asked for, not while the server starts. */
-function once<T>(make: () => T): () => T {
-  let made: { readonly value: T } | undefined
-  return () => (made ??= { value: make() }).value
+/** Every discovery file, built together on the first request for any of them. */
+interface DiscoveryFiles {
+  readonly llmsTxt: StaticFile
+  readonly llmsFullTxt: StaticFile
+  readonly apiCatalog: StaticFile
+  readonly serverCard: StaticFile
+  readonly serverCardAsCard: Negotiated
+  readonly aiPlugin: StaticFile
+  readonly robots: StaticFile
+  readonly terms: StaticFile
+  readonly logo: StaticFile
 }
 
+/**
+ * Registers a GET (and Fastify's implicit HEAD) that serves the file `pick` chooses, or 304 when
+ * `If-None-Match` matches; with `negotiated`, a request whose `Accept` names its media type gets
+ * that one.
+ */
 function serve(
   app: FastifyInstance,
   route: { readonly method: string; readonly url: string; readonly schema: object },
-  fileOf: () => Promise<StaticFile>,
-  negotiatedOf?: () => Promise<Negotiated>,
+  files: () => Promise<DiscoveryFiles>,
+  pick: (files: DiscoveryFiles) => StaticFile,
+  negotiatedOf?: (files: DiscoveryFiles) => Negotiated,
 ): void {
   app.route({
     ...route,
     method: 'GET',
     async handler(request, reply) {
-      const file = await fileOf()
+      const built = await files()
+      const file = pick(built)
       // Public files: any origin may read them (credentials are never involved).
       reply.header('access-control-allow-origin', '*').headers(file.headers)
       if (negotiatedOf === undefined) return sendTagged(request, reply, file, file.type, CACHE_CONTROL)
-      const negotiated = await negotiatedOf()
+      const negotiated = negotiatedOf(built)
       reply.header('vary', 'Accept')
       const chosen = acceptsType(request.headers.accept, negotiated.alternate) ? negotiated.file : file
       return sendTagged(request, reply, chosen, chosen.type, CACHE_CONTROL)
@@ -95,67 +105,61 @@ function acceptsType(accept: string | undefined, type: string): boolean {
  */
 export function registerDiscoveryRoutes(app: FastifyInstance, deps: DiscoveryDeps): void {
   const document = JSON.parse(readFileSync(projectPath('generated', 'openapi.json'), 'utf8')) as OpenApiDocument
-  // Read now: a missing or broken contract stops the start. What is derived from it is built
-  // on first request, with the MCP SDK's protocol versions (the SDK is loaded then, not at start).
-  const protocol = once(() => import('@modelcontextprotocol/sdk/types.js'))
-  const context = once(async () =>
-    createDiscoveryContext({
-      settings: deps.settings,
-      document,
-      tools: deps.tools,
-      version: SERVER_VERSION,
-      protocolVersion: (await protocol()).LATEST_PROTOCOL_VERSION,
-    }),
-  )
-  const card = once(async () => JSON.stringify(buildServerCard(await context(), (await protocol()).SUPPORTED_PROTOCOL_VERSIONS)))
+  // Read now: a missing or broken contract stops the start. The files are built on the first
+  // request for one of them, with the MCP SDK's protocol versions (the SDK is loaded then, not
+  // at every start).
+  let building: Promise<DiscoveryFiles> | undefined
+  const files = (): Promise<DiscoveryFiles> => (building ??= buildFiles(deps, document))
 
+  serve(app, routes.getLlmsTxt, files, (f) => f.llmsTxt)
+  serve(app, routes.getLlmsFullTxt, files, (f) => f.llmsFullTxt)
+  serve(app, routes.getApiCatalog, files, (f) => f.apiCatalog)
+  serve(
+    app,
+    routes.getWellKnownMcpServerCard,
+    files,
+    (f) => f.serverCard,
+    (f) => f.serverCardAsCard,
+  )
+  serve(
+    app,
+    routes.getMcpServerCard,
+    files,
+    (f) => f.serverCard,
+    (f) => f.serverCardAsCard,
+  )
+  serve(app, routes.getAiPluginManifest, files, (f) => f.aiPlugin)
+  serve(app, routes.getRobotsTxt, files, (f) => f.robots)
+  serve(app, routes.getTerms, files, (f) => f.terms)
+  serve(app, routes.getLogo, files, (f) => f.logo)
+}
+
+/** Builds every discovery file from the contract, the settings and the MCP protocol versions. */
+async function buildFiles(deps: DiscoveryDeps, document: OpenApiDocument): Promise<DiscoveryFiles> {
+  const { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } = await import('@modelcontextprotocol/sdk/types.js')
+  const context = createDiscoveryContext({
+    settings: deps.settings,
+    document,
+    tools: deps.tools,
+    version: SERVER_VERSION,
+    protocolVersion: LATEST_PROTOCOL_VERSION,
+  })
+  const card = JSON.stringify(buildServerCard(context, SUPPORTED_PROTOCOL_VERSIONS))
   const text = 'text/plain; charset=utf-8'
   const json = 'application/json; charset=utf-8'
-  const serverCard = once(async () => staticFile(await card(), json))
-  // The same bytes under another media type: a tag of its own, so caches never swap them.
-  const cardAsCard = once(async (): Promise<Negotiated> => ({
-    alternate: SERVER_CARD_MEDIA_TYPE,
-    file: { ...staticFile(await card(), SERVER_CARD_MEDIA_TYPE), etag: etagOf(`${SERVER_CARD_MEDIA_TYPE}\n${await card()}`) },
-  }))
-
-  serve(
-    app,
-    routes.getLlmsTxt,
-    once(async () => staticFile(buildLlmsTxt(await context()), text)),
-  )
-  serve(
-    app,
-    routes.getLlmsFullTxt,
-    once(async () => staticFile(buildLlmsFullTxt(await context()), text)),
-  )
-  serve(
-    app,
-    routes.getApiCatalog,
-    once(async () => {
-      const built = await context()
-      return staticFile(JSON.stringify(buildApiCatalog(built)), API_CATALOG_MEDIA_TYPE, { link: apiCatalogLinkHeader(built) })
-    }),
-  )
-  serve(app, routes.getWellKnownMcpServerCard, serverCard, cardAsCard)
-  serve(app, routes.getMcpServerCard, serverCard, cardAsCard)
-  serve(
-    app,
-    routes.getAiPluginManifest,
-    once(async () => staticFile(JSON.stringify(buildAiPluginManifest(await context())), json)),
-  )
-  serve(
-    app,
-    routes.getRobotsTxt,
-    once(async () => staticFile(buildRobotsTxt(await context()), text)),
-  )
-  serve(
-    app,
-    routes.getTerms,
-    once(async () => staticFile(buildTermsHtml(await context()), 'text/html; charset=utf-8')),
-  )
-  serve(
-    app,
-    routes.getLogo,
-    once(async () => staticFile(buildLogoSvg((await context()).serviceName), 'image/svg+xml')),
-  )
+  return {
+    llmsTxt: staticFile(buildLlmsTxt(context), text),
+    llmsFullTxt: staticFile(buildLlmsFullTxt(context), text),
+    apiCatalog: staticFile(JSON.stringify(buildApiCatalog(context)), API_CATALOG_MEDIA_TYPE, { link: apiCatalogLinkHeader(context) }),
+    serverCard: staticFile(card, json),
+    // The same bytes under another media type: a tag of its own, so caches never swap them.
+    serverCardAsCard: {
+      alternate: SERVER_CARD_MEDIA_TYPE,
+      file: { ...staticFile(card, SERVER_CARD_MEDIA_TYPE), etag: etagOf(`${SERVER_CARD_MEDIA_TYPE}\n${card}`) },
+    },
+    aiPlugin: staticFile(JSON.stringify(buildAiPluginManifest(context)), json),
+    robots: staticFile(buildRobotsTxt(context), text),
+    terms: staticFile(buildTermsHtml(context), 'text/html; charset=utf-8'),
+    logo: staticFile(buildLogoSvg(context.serviceName), 'image/svg+xml'),
+  }
 }
