@@ -70,26 +70,25 @@ export interface LoadOptions {
 }
 
 /**
- * The content pack of the database's content revision, written when the folder has none (or
- * one that does not check out). The pack is written from one snapshot that also reads the
- * token, so content changed meanwhile never goes into a pack under the older token.
- */
-/**
  * Every verse: from the verse file of the KJV seed the database records, written from the
  * table when there is none (in one snapshot with the hash it is named for).
  */
 async function loadVerses(db: Kysely<Database>, dir: string): Promise<VerseRecord[]> {
-  const repository = new VersesRepository(db)
   const seedHash = await new SeedRepository(db).loadedHash('kjv')
   const stored = seedHash === undefined ? undefined : readVerseFile(dir, seedHash)
   if (stored !== undefined) return stored
-  return repository.snapshot(async (snapshot, hash) => {
+  return new VersesRepository(db).snapshot(async (snapshot, hash) => {
     const verses = await snapshot.listAll()
     if (hash !== undefined) writeVerseFile(dir, hash, verses)
     return verses
   })
 }
 
+/**
+ * The content pack of the database's content revision, written when the folder has none (or
+ * one that does not check out). The pack is written from one snapshot that also reads the
+ * token, so content changed meanwhile never goes into a pack under the older token.
+ */
 async function openContentPack(repository: ContentRepository, packDir: string): Promise<ContentPack> {
   const existing = ContentPack.open(packDir, await repository.revision())
   if (existing !== undefined) return existing
@@ -97,8 +96,8 @@ async function openContentPack(repository: ContentRepository, packDir: string): 
 }
 
 /**
- * Loads every verse and narrative content (from the database), the book introductions and the
- * section outline into memory, and opens the content pack of the database's content revision
+ * Loads every verse (from the verse file, or the database: see loadVerses) and the narrative
+ * content (from the database), the book introductions and the section outline into memory, and opens the content pack of the database's content revision
  * (written first when there is none): verse content is read from that file on demand, not held
  * in memory. Narrative content is validated when it enters the database (seed, import,
  * generation), so it is not checked again here. The caller closes `content` when it stops.

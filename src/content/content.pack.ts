@@ -15,9 +15,10 @@
  * The index follows the records so that a pack is written in one pass, slice by slice, without
  * holding the records; the header is written last, so a file cut short has no valid header.
  */
-import { createHash, randomBytes } from 'node:crypto'
-import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readdirSync, readSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, unlinkSync } from 'node:fs'
 import { join } from 'node:path'
+import { publishDerivedFile, temporaryPathFor, writeAll } from '../infra/derived-files.js'
 import { outranks, type ContentMethod, type Style, type StyleContent } from './content.store.js'
 
 const MAGIC = Buffer.from('PVCPACK\0', 'latin1')
@@ -31,8 +32,8 @@ const FIELDS = 7
 const MAX_RECORDS_BYTES = 0xffff_ffff
 /** Bytes per read when every record is walked in order (the search index build). */
 const CHUNK_BYTES = 1 << 20
-/** A temporary file left this long by a writer is a crashed writer's. */
-const STALE_TEMPORARY_MS = 10 * 60_000
+/** The pack files of every revision. */
+const PACK_FILES = { prefix: 'content-', suffix: '.pack' }
 const STYLES: readonly Style[] = ['faithful', 'casual']
 const METHODS: ReadonlySet<string> = new Set<ContentMethod>(['curated', 'generated', 'modernized'])
 
@@ -43,7 +44,7 @@ export class ContentPackError extends Error {}
 export function contentPackName(token: string): string {
   // The token becomes a file name: nothing that could leave the folder or confuse the cleanup.
   if (!/^[A-Za-z0-9-]{1,64}$/.test(token)) throw new ContentPackError(`content revision ${JSON.stringify(token)} cannot name a pack file`)
-  return `content-${token}.pack`
+  return `${PACK_FILES.prefix}${token}${PACK_FILES.suffix}`
 }
 
 function keyOf(verseId: number, style: Style): number {
@@ -93,10 +94,6 @@ class U32List {
   }
 }
 
-function writeAll(fd: number, bytes: Uint8Array, position: number): void {
-  for (let done = 0; done < bytes.length;) done += writeSync(fd, bytes, done, bytes.length - done, position + done)
-}
-
 function readAll(fd: number, target: Uint8Array, position: number): boolean {
   for (let done = 0; done < target.length;) {
     const read = readSync(fd, target, done, target.length - done, position + done)
@@ -127,7 +124,7 @@ function effectiveOf(rows: readonly StyleContent[]): StyleContent[] {
 export async function writeContentPack(dir: string, token: string, slices: AsyncIterable<readonly StyleContent[]>): Promise<ContentPack> {
   const name = contentPackName(token)
   mkdirSync(dir, { recursive: true })
-  const temporary = join(dir, `${name}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`)
+  const temporary = temporaryPathFor(dir, name)
   const fd = openSync(temporary, 'w+')
   try {
     const tokenBytes = Buffer.from(token, 'utf8')
@@ -175,9 +172,7 @@ export async function writeContentPack(dir: string, token: string, slices: Async
     unlinkSync(temporary)
     throw new ContentPackError(`the content pack just written in ${dir} does not check out`)
   }
-  renameSync(temporary, join(dir, name))
-  syncFolder(dir)
-  removeOtherPacks(dir, name)
+  publishDerivedFile(temporary, dir, name, PACK_FILES)
   return new ContentPack(fd, index)
 }
 
@@ -190,32 +185,6 @@ function headerOf(count: number, tokenLength: number, recordsBytes: number, sum:
   header.writeUInt32LE(sum, 20)
   header.writeBigUInt64LE(BigInt(recordsBytes), 24)
   return header
-}
-
-/** Makes the rename itself durable. */
-function syncFolder(dir: string): void {
-  const fd = openSync(dir, 'r')
-  try {
-    fsyncSync(fd)
-  } finally {
-    closeSync(fd)
-  }
-}
-
-function removeOtherPacks(dir: string, keep: string): void {
-  const now = Date.now()
-  for (const entry of readdirSync(dir)) {
-    if (!entry.startsWith('content-') || entry === keep) continue
-    const path = join(dir, entry)
-    try {
-      if (entry.endsWith('.pack')) unlinkSync(path)
-      // Another writer's temporary file is its own until it renames it; only a crashed writer's is removed.
-      else if (entry.endsWith('.tmp') && now - statSync(path).mtimeMs > STALE_TEMPORARY_MS) unlinkSync(path)
-    } catch (error) {
-      // Another process removed it first.
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
-    }
-  }
 }
 
 /** The part of a pack kept in memory. */

@@ -9,23 +9,22 @@
  * which records the file's hash in the same transaction (seed_state): a file named for the
  * recorded hash holds what the table holds.
  */
-import { createHash, randomBytes } from 'node:crypto'
-import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, unlinkSync } from 'node:fs'
 import { join } from 'node:path'
+import { publishDerivedFile, temporaryPathFor, writeAll } from '../infra/derived-files.js'
 import type { VerseRecord } from './verse.store.js'
 
 const MAGIC = 'PVVERSES'
 const FORMAT_VERSION = 1
 const FIELD = '\u001f'
 const RECORD = '\u001e'
-const PREFIX = 'kjv-'
-const SUFFIX = '.verses'
-/** A temporary file left this long by a writer is a crashed writer's. */
-const STALE_TEMPORARY_MS = 10 * 60_000
+/** The verse files of every KJV seed. */
+const VERSE_FILES = { prefix: 'kjv-', suffix: '.verses' }
 
 /** The file name for a KJV seed hash, or undefined when the hash could not name a file. */
 function fileName(seedHash: string): string | undefined {
-  return /^[A-Za-z0-9-]{1,128}$/.test(seedHash) ? `${PREFIX}${seedHash}${SUFFIX}` : undefined
+  return /^[A-Za-z0-9-]{1,128}$/.test(seedHash) ? `${VERSE_FILES.prefix}${seedHash}${VERSE_FILES.suffix}` : undefined
 }
 
 function digest(body: Buffer): string {
@@ -79,8 +78,8 @@ export function readVerseFile(dir: string, seedHash: string): VerseRecord[] | un
 
 /**
  * Writes the file for `seedHash` (verses in canonical order) under a unique temporary name,
- * flushed, then renamed: a concurrent writer of the same hash writes the same bytes. Files of
- * other hashes in `dir` are removed once this one is in place. A hash that cannot name a file
+ * flushed, then renamed (see derived-files.ts): a concurrent writer of the same hash writes the
+ * same bytes. Files of other hashes in `dir` are removed once this one is in place. A hash that cannot name a file
  * (not one the seed makes) writes nothing.
  */
 export function writeVerseFile(dir: string, seedHash: string, verses: readonly VerseRecord[]): void {
@@ -93,10 +92,11 @@ export function writeVerseFile(dir: string, seedHash: string, verses: readonly V
   const body = Buffer.from(records.join(RECORD), 'utf8')
   const header = Buffer.from(`${MAGIC} ${FORMAT_VERSION} ${verses.length} ${digest(body)}\n`, 'latin1')
   mkdirSync(dir, { recursive: true })
-  const temporary = join(dir, `${name}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`)
+  const temporary = temporaryPathFor(dir, name)
   const fd = openSync(temporary, 'w')
   try {
-    for (const part of [header, body]) for (let done = 0; done < part.length;) done += writeSync(fd, part, done)
+    writeAll(fd, header, 0)
+    writeAll(fd, body, header.length)
     fsyncSync(fd)
   } catch (error) {
     closeSync(fd)
@@ -104,22 +104,5 @@ export function writeVerseFile(dir: string, seedHash: string, verses: readonly V
     throw error
   }
   closeSync(fd)
-  renameSync(temporary, join(dir, name))
-  removeOtherVerseFiles(dir, name)
-}
-
-function removeOtherVerseFiles(dir: string, keep: string): void {
-  const now = Date.now()
-  for (const entry of readdirSync(dir)) {
-    if (!entry.startsWith(PREFIX) || entry === keep) continue
-    const path = join(dir, entry)
-    try {
-      if (entry.endsWith(SUFFIX)) unlinkSync(path)
-      // Another writer's temporary file is its own until it renames it; only a crashed writer's is removed.
-      else if (entry.endsWith('.tmp') && now - statSync(path).mtimeMs > STALE_TEMPORARY_MS) unlinkSync(path)
-    } catch (error) {
-      // Another process removed it first.
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
-    }
-  }
+  publishDerivedFile(temporary, dir, name, VERSE_FILES)
 }
