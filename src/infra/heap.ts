@@ -11,10 +11,10 @@ let collect: (() => void) | undefined
 
 /**
  * The Node.js options the server is started with (`make run`, `npm start`, the container, the
- * benchmark), and the build's two seed steps (`make build`, the container's build stage): V8's young generation capped at 8 MiB per semi-space instead of 16. It is sized
- * once, when the process starts (V8 ignores the option set at run time), and left at its default
- * it grew to 48 MiB under load and while the search index is built, all of it resident. Measured
- * here: 4 MiB lowered the peaks most but cost MCP calls (which allocate a protocol server each)
+ * benchmark), and the build's two seed steps (`make build`, the container's build stage): V8's
+ * young generation capped at 8 MiB per semi-space instead of 16. It is sized once, when the
+ * process starts (V8 ignores the option set at run time), and left at its default it grew to
+ * 48 MiB under load and while the search index is built, all of it resident. Measured here: 4 MiB lowered the peaks most but cost MCP calls (which allocate a protocol server each)
  * 13% of their throughput; 8 MiB served about 8% more verse lookups and 15% more MCP calls per
  * second than the default (a young generation that stays in the CPU's caches), with most of the
  * memory saved (the first start's peak on PostgreSQL about 20 MiB lower).

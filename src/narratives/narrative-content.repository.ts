@@ -29,14 +29,15 @@ export class NarrativeContentRepository {
   async listAll(): Promise<StoredNarrativeContent[]> {
     // One JSON text for all rows, parsed natively: decoding a thousand rows of long texts field
     // by field through the embedded database was most of this query's time at every start.
-    const row = await sql<{ packed: string | null }>`
+    const packed = await sql<{ packed: string | null }>`
       select json_agg(json_build_array(narrative_slug, style, method, model, prompt_version, summary, bottom_line, content_hash)
                       order by narrative_slug, style, method)::text as packed
       from narrative_content`
       .execute(this.db)
-      .then((result) => result.rows[0])
-    if (row?.packed === null || row?.packed === undefined) return []
-    const rows = JSON.parse(row.packed) as Array<[string, NarrativeStyle, NarrativeMethod, string | null, string, string, string, string]>
+      .then((result) => result.rows[0]?.packed ?? null)
+    // json_agg over no rows is null.
+    if (packed === null) return []
+    const rows = JSON.parse(packed) as Array<[string, NarrativeStyle, NarrativeMethod, string | null, string, string, string, string]>
     return rows.map(([slug, style, method, model, promptVersion, summary, bottomLine, contentHash]) => ({
       slug,
       style,
