@@ -19,6 +19,7 @@ import { createHash } from 'node:crypto'
 import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, unlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { publishDerivedFile, temporaryPathFor, writeAll } from '../infra/derived-files.js'
+import { U32List } from '../infra/u32-list.js'
 import { outranks, type ContentMethod, type Style, type StyleContent } from './content.store.js'
 
 const MAGIC = Buffer.from('PVCPACK\0', 'latin1')
@@ -71,27 +72,9 @@ function encodeRecord(row: StyleContent): string {
   return fields.map((value) => value ?? NULL_FIELD).join(FIELD)
 }
 
-/** A growable u32 array for the index while a pack is written. */
-class U32List {
-  private data = new Uint32Array(1024)
-  length = 0
-
-  push(value: number): void {
-    if (this.length === this.data.length) {
-      const grown = new Uint32Array(this.data.length * 2)
-      grown.set(this.data)
-      this.data = grown
-    }
-    this.data[this.length++] = value
-  }
-
-  last(): number | undefined {
-    return this.length === 0 ? undefined : this.data[this.length - 1]
-  }
-
-  bytes(): Uint8Array {
-    return new Uint8Array(this.data.buffer, 0, this.length * 4)
-  }
+/** The bytes of a typed array, in the platform's byte order (as readIndex reads them back). */
+function bytesOf(values: Uint32Array): Uint8Array {
+  return new Uint8Array(values.buffer, values.byteOffset, values.byteLength)
 }
 
 function readAll(fd: number, target: Uint8Array, position: number): boolean {
@@ -151,8 +134,8 @@ export async function writeContentPack(dir: string, token: string, slices: Async
     }
     offsets.push(written)
     const count = keys.length
-    const keyBytes = keys.bytes()
-    const offsetBytes = offsets.bytes()
+    const keyBytes = bytesOf(keys.view())
+    const offsetBytes = bytesOf(offsets.view())
     writeAll(fd, keyBytes, recordsStart + written)
     writeAll(fd, offsetBytes, recordsStart + written + keyBytes.length)
     const header = headerOf(count, tokenBytes.length, written, 0)

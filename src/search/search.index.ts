@@ -9,6 +9,7 @@
 import type { components } from '../../generated/api-types.js'
 import { stem } from './stemmer.js'
 import { formsOf, rawWords } from './tokenizer.js'
+import { U32List } from '../infra/u32-list.js'
 
 /** A searched text: the KJV or one simplified style. */
 export type SearchField = components['schemas']['SearchField']
@@ -180,54 +181,20 @@ export class SearchIndex {
   }
 }
 
-/**
- * A growing list of 32-bit integers in one typed array: the word lists of a field run to
- * millions of entries, which as a JS array would be copied (and left behind as garbage, held
- * by the process long after the build) every time it grows.
- */
-class IntList {
-  private items = new Int32Array(1 << 16)
-  length = 0
-
-  push(value: number): void {
-    if (this.length === this.items.length) {
-      const grown = new Int32Array(this.items.length * 2)
-      grown.set(this.items)
-      this.items = grown
-    }
-    this.items[this.length++] = value
-  }
-
-  /** The value at `index` (< length). */
-  get(index: number): number {
-    return this.items[index] as number
-  }
-
-  /** Replaces the value at `index` (< length). */
-  set(index: number, value: number): void {
-    this.items[index] = value
-  }
-
-  /** A copy of exactly the values pushed. */
-  toInt32Array(): Int32Array {
-    return this.items.slice(0, this.length)
-  }
-}
-
 /** Accumulates one field. */
 class FieldBuilder {
   // Postings as (stem, document, frequency) triples in arrival order, in typed arrays: per-stem
   // JS arrays held twice the bytes, and the garbage of their growth, at the build's peak.
-  private readonly postingStems = new IntList()
-  private readonly postingDocs = new IntList()
-  private readonly postingTfs = new IntList()
+  private readonly postingStems = new U32List(1 << 16)
+  private readonly postingDocs = new U32List(1 << 16)
+  private readonly postingTfs = new U32List(1 << 16)
   /** Per stem: the last document it was seen in, and where that document's triple is. */
   private lastDoc = new Int32Array(1 << 14).fill(-1)
   private lastAt = new Int32Array(1 << 14)
   private stems = 0
   private readonly lengths: number[] = []
-  private readonly words = new IntList()
-  private readonly wordStart = new IntList()
+  private readonly words = new U32List(1 << 16)
+  private readonly wordStart = new U32List(1 << 16)
 
   constructor() {
     this.wordStart.push(0)
@@ -289,8 +256,8 @@ class FieldBuilder {
       docs[at] = this.postingDocs.get(i)
       tfs[at] = this.postingTfs.get(i)
     }
-    const wordStart = this.wordStart.toInt32Array()
-    return new FieldIndex(postingStart, docs, tfs, norms, present.length, this.words.toInt32Array(), new Uint32Array(wordStart.buffer, 0, wordStart.length))
+    // Copies of exactly the values pushed (every word and surface id is below 2^31).
+    return new FieldIndex(postingStart, docs, tfs, norms, present.length, new Int32Array(this.words.view()), this.wordStart.view().slice())
   }
 }
 
