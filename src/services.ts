@@ -5,7 +5,6 @@
 import { createHash, randomBytes } from 'node:crypto'
 import type { FastifyBaseLogger } from 'fastify'
 import type { Config } from './config.js'
-import type { ContentStore } from './content/content.store.js'
 import { IdentityVerifier } from './identity/identity.service.js'
 import { epochMs, type Clock } from './infra/clock.js'
 import type { DatabaseHandle } from './infra/database.js'
@@ -28,7 +27,6 @@ import { PassagesService } from './passages/passages.service.js'
 import { ReferenceParser } from './passages/reference-parser.js'
 import { SEARCH_INDEX_FORMAT_VERSION } from './search/search.index-file.js'
 import { SearchService } from './search/search.service.js'
-import { SeedRepository } from './seed/seed.repository.js'
 import { Sitemaps } from './web/sitemaps.js'
 import { WebService } from './web/web.service.js'
 
@@ -78,14 +76,13 @@ export interface ServiceDeps {
 }
 
 /**
- * What identifies the texts the search index is built from: the KJV data set recorded by the
- * seed, the content revision of the content served (which every change to verse content
+ * What identifies the texts the search index is built from: the KJV data set the verses were
+ * loaded under, the content revision of the content served (which every change to verse content
  * replaces: the seed, `content import`, `content generate`), and the index format.
  */
-async function searchIndexKey(database: DatabaseHandle, content: ContentStore): Promise<string> {
-  const kjv = await new SeedRepository(database.db).loadedHash('kjv')
+function searchIndexKey(stores: Stores): string {
   return createHash('sha256')
-    .update(JSON.stringify({ format: SEARCH_INDEX_FORMAT_VERSION, kjv: kjv ?? null, contentRevision: content.revision }))
+    .update(JSON.stringify({ format: SEARCH_INDEX_FORMAT_VERSION, kjv: stores.kjvSeedHash ?? null, contentRevision: stores.content.revision }))
     .digest('hex')
 }
 
@@ -132,7 +129,7 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
     content: deps.stores.content,
     resources: verses,
     logger,
-    ...(deps.searchIndexDir === undefined ? {} : { indexDir: deps.searchIndexDir, indexKey: await searchIndexKey(database, deps.stores.content) }),
+    ...(deps.searchIndexDir === undefined ? {} : { indexDir: deps.searchIndexDir, indexKey: searchIndexKey(deps.stores) }),
   })
   return {
     verses,

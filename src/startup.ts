@@ -57,6 +57,8 @@ export interface Stores {
   readonly narrativeContent: ReadonlyMap<string, NarrativeContent>
   /** The section outline of every book (static data, like the narratives). */
   readonly sections: SectionStore
+  /** The KJV seed the verses were loaded under, as the database records it (none: an unseeded database). */
+  readonly kjvSeedHash: string | undefined
 }
 
 /** Where {@link loadStores} keeps what it derives from the database. */
@@ -73,14 +75,14 @@ export interface LoadOptions {
  * Every verse: from the verse file of the KJV seed the database records, written from the
  * table when there is none (in one snapshot with the hash it is named for).
  */
-async function loadVerses(db: Kysely<Database>, dir: string): Promise<VerseRecord[]> {
+async function loadVerses(db: Kysely<Database>, dir: string): Promise<{ verses: VerseRecord[]; seedHash: string | undefined }> {
   const seedHash = await new SeedRepository(db).loadedHash('kjv')
   const stored = seedHash === undefined ? undefined : readVerseFile(dir, seedHash)
-  if (stored !== undefined) return stored
+  if (stored !== undefined) return { verses: stored, seedHash }
   return new VersesRepository(db).snapshot(async (snapshot, hash) => {
     const verses = await snapshot.listAll()
     if (hash !== undefined) writeVerseFile(dir, hash, verses)
-    return verses
+    return { verses, seedHash: hash }
   })
 }
 
@@ -119,8 +121,7 @@ export async function loadStores(db: Kysely<Database>, options: LoadOptions): Pr
     pack.close()
     throw narrativeRows.reason
   }
-  const rows = verseRows.value
-  const verses = new VerseStore(rows)
+  const verses = new VerseStore(verseRows.value.verses)
   const narratives = readNarratives(projectPath(NARRATIVES_FILE), (gospel) => verses.chapterVerseCounts(findBook(gospel) as BookInfo))
   return {
     verses,
@@ -129,5 +130,6 @@ export async function loadStores(db: Kysely<Database>, options: LoadOptions): Pr
     narratives,
     narrativeContent: servedNarrativeContent(narrativeRows.value, narratives),
     sections: readSections(projectPath(SECTIONS_FILE), (book) => verses.chapterVerseCounts(book)),
+    kjvSeedHash: verseRows.value.seedHash,
   }
 }

@@ -74,4 +74,6 @@ t.test('the stores load the table’s verses, then the same verses from the file
   t.teardown(() => second.content.close())
   t.equal(second.verses.size, fromTable.length)
   t.same([...second.verses.all()], [...first.verses.all()])
+  t.equal(first.kjvSeedHash, hash, 'the stores name the KJV seed their verses came from (from the table)')
+  t.equal(second.kjvSeedHash, hash, 'and from the file')
 })
