@@ -12,7 +12,8 @@ import { SessionStore } from './dashboard/session.store.js'
 import { registerDiscoveryRoutes } from './discovery/discovery.routes.js'
 import { writeClientError } from './http/client-error.js'
 import { requestIdOf } from './http/request-id.js'
-import { lazyChildLoggerFactory } from './http/request-logger.js'
+import { lazyChildLoggerFactory, logsEveryRequest } from './http/request-logger.js'
+import { NO_FRONT, serverFactory } from './http/http-server.js'
 import { addCorsHeaders } from './http/cors.js'
 import { lazySchemaCompilers } from './http/lazy-schema-compilers.js'
 import { installQueryIntegers } from './http/query-integers.js'
@@ -31,13 +32,22 @@ import { registerNarrativeRoutes } from './narratives/narratives.routes.js'
 import { registerOperatorRoutes } from './operator/operator.routes.js'
 import { registerPassageRoutes } from './passages/passages.routes.js'
 import { createMetering } from './quotas/metering.js'
-import { limitAddresses, limitKeys } from './quotas/rate-limit.hooks.js'
+import { limitAddresses, limitKeys, perKeyLimit } from './quotas/rate-limit.hooks.js'
 import { registerSearchRoutes } from './search/search.routes.js'
 import type { Services } from './services.js'
 import { registerUsageRoutes } from './usage/usage.routes.js'
 import { registerVerseRoutes } from './verses/verses.routes.js'
 import { registerWebRoutes } from './web/web.routes.js'
 import type { VerseStore } from './verses/verse.store.js'
+import { VerseLane } from './verses/verse.lane.js'
+import { VerseRepresentations } from './verses/verse.representations.js'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The verse lane in front of Fastify, when the app has one (see laneWanted). */
+    verseLane: VerseLane | undefined
+  }
+}
 
 /** Everything the app needs, created once by the caller and passed in. */
 export interface AppDeps {
@@ -64,6 +74,16 @@ function trustProxyOption(trust: Config['trustProxy']): boolean | string[] | ((a
 }
 
 /**
+ * Whether the verse lane may answer in front of Fastify: with the quota counter in this
+ * process (with Redis every count is a round trip, and the route waits for it anyway), and
+ * where Fastify would log no line per request (the lane writes none).
+ */
+function laneWanted(deps: AppDeps): boolean {
+  const counter = deps.services.counter
+  return counter.consumeNow !== undefined && counter.peekNow !== undefined && !logsEveryRequest(deps.logger)
+}
+
+/**
  * Builds the app.
  * @example const app = await buildApp(deps); const res = await app.inject('/api/v1/verse/john-3-16')
  */
@@ -72,6 +92,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (metricsEnabled(config.metrics) && deps.metrics === undefined) throw new Error('METRICS_TOKEN or METRICS_PORT is set: buildApp needs the metrics')
   const metrics = metricsEnabled(config.metrics) ? deps.metrics : undefined
   const metricsToken = config.metrics.token
+  const keyLimit = perKeyLimit(services.rateLimiter, config.rateLimits)
+  const representations = new VerseRepresentations()
+  const lane = laneWanted(deps)
+    ? new VerseLane({
+        verses: services.verses,
+        representations,
+        verifier: services.keyVerifier,
+        keyLimit,
+        quotas: services.quotas,
+        ...(metrics === undefined ? {} : { http: metrics.http }),
+      })
+    : undefined
   const app = Fastify({
     ...(deps.logger === undefined ? { logger: false } : { loggerInstance: deps.logger, childLoggerFactory: lazyChildLoggerFactory }),
     // Slugs are checked by the verse service, which answers 404 for long garbage; the
@@ -83,12 +115,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     bodyLimit: 64 * 1024,
     return503OnClosing: true,
-    // Slow or idle clients cannot hold sockets: see HttpLimits.
-    connectionTimeout: config.http.idleTimeoutMs,
-    keepAliveTimeout: config.http.keepAliveTimeoutMs,
-    requestTimeout: config.http.requestTimeoutMs,
-    // Node checks the headers and request timeouts on this interval (30 s by default, longer than the limits themselves).
-    http: { headersTimeout: config.http.headersTimeoutMs, connectionsCheckingInterval: Math.min(1_000, config.http.headersTimeoutMs) },
+    // The server with its limits (HttpLimits), and the verse lane in front of Fastify when there is one.
+    serverFactory: serverFactory(lane === undefined ? NO_FRONT : lane.handle.bind(lane), config.http),
     // Bytes that are not HTTP never reach routing: answer them with a problem body too, then close.
     clientErrorHandler: (error, socket) => writeClientError(socket, error, config.publicBaseUrl),
     // The caller's X-Request-Id when it is sane (it ends up in logs and headers), else our own.
@@ -101,11 +129,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     schemaController: { compilersFactory: lazySchemaCompilers() },
   })
 
-  app.server.maxConnections = config.http.maxConnections
+  app.decorate('verseLane', lane)
+  if (lane !== undefined)
+    app.addHook('preClose', (done) => {
+      lane.close()
+      done()
+    })
   // The per-second limits go on first, so that every route registered below gets them:
   // per key where the API key is checked, per client address everywhere else.
   const now = (): number => epochMs(clock)
-  const authenticate = limitKeys(registerApiKeyAuth(app, services.keyVerifier), services.rateLimiter, config.rateLimits, now)
+  const authenticate = limitKeys(registerApiKeyAuth(app, services.keyVerifier), keyLimit, now)
   limitAddresses(app, services.rateLimiter, config.rateLimits.perAddress, authenticate, now)
   // What every response carries, in one hook (each hook is a step of its own on every
   // request): the request id, and CORS for the API. A callback hook: it needs no promise.
@@ -136,7 +169,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // One building block for every counted endpoint: the API key, the quota, the headers.
   const metering = createMetering({ authenticate }, services.quotas)
-  registerVerseRoutes(app, { verses: services.verses, metering })
+  registerVerseRoutes(app, { verses: services.verses, metering, representations })
   registerNarrativeRoutes(app, { narratives: services.narratives, metering })
   registerPassageRoutes(app, { passages: services.passages, metering })
   registerSearchRoutes(app, { search: services.search, metering })

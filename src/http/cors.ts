@@ -16,6 +16,9 @@ const EXPOSED = [
 ].join(', ')
 const ALLOWED_HEADERS = 'X-API-Key, Authorization, If-None-Match, Content-Type'
 
+/** The CORS fields of an API response to a cross-origin request, as a flat list of names and values. */
+export const API_CORS_HEADERS: readonly string[] = Object.freeze(['access-control-allow-origin', '*', 'access-control-expose-headers', EXPOSED])
+
 /**
  * Adds CORS headers to a /api/v1 response to a cross-origin request (one with an `Origin`
  * header; the answer does not depend on which origin, so no `Vary` is needed). Called by the
@@ -23,7 +26,7 @@ const ALLOWED_HEADERS = 'X-API-Key, Authorization, If-None-Match, Content-Type'
  */
 export function addCorsHeaders(request: FastifyRequest, reply: FastifyReply): void {
   if (request.headers.origin !== undefined && request.url.startsWith('/api/v1/')) {
-    reply.header('access-control-allow-origin', '*').header('access-control-expose-headers', EXPOSED)
+    for (let i = 0; i < API_CORS_HEADERS.length; i += 2) reply.header(API_CORS_HEADERS[i] ?? '', API_CORS_HEADERS[i + 1] ?? '')
   }
 }
 

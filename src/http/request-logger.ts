@@ -91,3 +91,12 @@ export const lazyChildLoggerFactory: NonNullable<FastifyServerOptions['childLogg
   if (options.level !== undefined || options.serializers !== undefined) return logger.child(bindings, options)
   return new LazyRequestLogger(logger, bindings)
 }
+
+/**
+ * Whether Fastify writes lines for every request with this app logger: its "incoming request"
+ * and "request completed" lines are at info. No logger (tests) writes nothing.
+ */
+export function logsEveryRequest(logger: FastifyBaseLogger | undefined): boolean {
+  if (logger === undefined) return false
+  return levelAware(logger) ? logger.isLevelEnabled('info') : true
+}

@@ -31,6 +31,14 @@ export function writeRateLimitHeaders(reply: HeaderSink, state: QuotaState): voi
   reply.header('x-ratelimit-reset', fixed.reset)
 }
 
+/**
+ * The same fields appended to a flat list of names and values, as `writeHead` takes them (the
+ * verse lane writes its response in one call).
+ */
+export function appendRateLimitHeaders(list: string[], state: QuotaState): void {
+  writeRateLimitHeaders({ header: (name, value) => list.push(name, value) }, state)
+}
+
 /** The fields that change only with the limit or the month, kept from the last call (the hot path asks every time). */
 interface FixedFields {
   readonly limit: number

@@ -32,25 +32,44 @@ function finish(outcome: RateDecision, scope: 'key' | 'address', now: () => numb
 }
 
 /**
- * Wraps the API-key check so that a verified key is also held to its tier's per-second limit
- * (a limit of 0 is off). A key answered from memory and counted in-process costs no promise
- * and no closure: this runs on every counted request.
- * @example const authenticate = limitKeys(auth, limiter, config.rateLimits, () => Date.now())
+ * The per-second limit of a verified key, by its tier: its decision, or undefined when the
+ * tier has no limit (0 is off).
  */
-export function limitKeys(auth: ApiKeyAuth, limiter: RateLimiter, limits: RateLimitConfig, now: () => number): RequestHook {
+export type KeyLimit = (key: KeyRecord) => RateDecision | Promise<RateDecision> | undefined
+
+/**
+ * Counts one request of a key against its tier's per-second limit: the step shared by the
+ * key hook below and the verse lane (verses/verse.lane.ts).
+ * @example const decision = perKeyLimit(limiter, config.rateLimits)(key)
+ */
+export function perKeyLimit(limiter: RateLimiter, limits: RateLimitConfig): KeyLimit {
   /** `key:<id>` per key id, built once: the limiter's id for the key's window. */
   const ids = new Map<string, string>()
-  const limit = (request: FastifyRequest, done: HookHandlerDoneFunction): void => {
-    const key = request.apiKey
-    const perSecond = key === undefined ? 0 : limits.perKey[key.tier]
-    if (key === undefined || perSecond === 0) return done()
+  return (key) => {
+    const perSecond = limits.perKey[key.tier]
+    if (perSecond === 0) return undefined
     let id = ids.get(key.id)
     if (id === undefined) {
       // Bounded like the keys themselves; a clear now and then costs one string per key.
       if (ids.size >= 100_000) ids.clear()
       ids.set(key.id, (id = `key:${key.id}`))
     }
-    settle(limiter.hit(id, perSecond), 'key', now, done)
+    return limiter.hit(id, perSecond)
+  }
+}
+
+/**
+ * Wraps the API-key check so that a verified key is also held to its tier's per-second limit
+ * (`keyLimit`). A key answered from memory and counted in-process costs no promise and no
+ * closure: this runs on every counted request.
+ * @example const authenticate = limitKeys(auth, perKeyLimit(limiter, config.rateLimits), () => Date.now())
+ */
+export function limitKeys(auth: ApiKeyAuth, keyLimit: KeyLimit, now: () => number): RequestHook {
+  const limit = (request: FastifyRequest, done: HookHandlerDoneFunction): void => {
+    const key = request.apiKey
+    const decision = key === undefined ? undefined : keyLimit(key)
+    if (decision === undefined) return done()
+    settle(decision, 'key', now, done)
   }
   return (request, reply, done) => {
     let known: KeyRecord | undefined

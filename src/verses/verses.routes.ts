@@ -5,27 +5,10 @@ import { routes } from '../../generated/route-schemas.js'
 import { registerPreflight } from '../http/cors.js'
 import { etagOf, ifNoneMatchMatches, type Representation, RepresentationCache } from '../http/etag.js'
 import type { Metering } from '../quotas/metering.js'
-import type { StyleSelector, VersesService } from './verses.service.js'
+import { VERSE_CACHE_CONTROL, type VerseRepresentations } from './verse.representations.js'
+import type { VersesService } from './verses.service.js'
 
 type GetVerse = operations['getVerse']['parameters']
-
-/**
- * Representations kept (about 2 KB each, outside the JS heap): the verses asked for most stay
- * served from memory, at about 40 MB at most; a miss costs one serialization and one hash.
- * Every verse in every style (93,306) would take several times that for the long tail.
- */
-const CACHE_CAPACITY = 20_000
-/** A number per (verse, style) as the cache key: no string to build per request. */
-const STYLE_SLOTS = 3
-
-/**
- * The style's place in a verse's cache slots. Comparisons rather than an object lookup: the
- * style is a fresh string from the query, and a keyed property load would look it up in
- * V8's string table first.
- */
-function styleSlot(style: StyleSelector): number {
-  return style === 'faithful' ? 0 : style === 'casual' ? 1 : 2
-}
 
 /** Runs `next` after `first`: at once when `first` is no promise, else when it resolves. */
 function then<T>(first: Promise<void> | undefined, next: () => T): T | Promise<T> {
@@ -36,12 +19,13 @@ function then<T>(first: Promise<void> | undefined, next: () => T): T | Promise<T
 export interface VerseRouteDeps {
   readonly verses: VersesService
   readonly metering: Metering
+  /** Shared with the verse lane (verse.lane.ts), which sends what this route has built. */
+  readonly representations: VerseRepresentations
 }
 
 /** Registers GET/OPTIONS /api/v1/verse/{slug} and GET /api/v1/books. */
 export function registerVerseRoutes(app: FastifyInstance, deps: VerseRouteDeps): void {
-  const { verses, metering } = deps
-  const representations = new RepresentationCache<number>(CACHE_CAPACITY)
+  const { verses, metering, representations } = deps
 
   app.route<{ Params: GetVerse['path']; Querystring: Required<NonNullable<GetVerse['query']>> }>({
     ...routes.getVerse,
@@ -69,8 +53,7 @@ export function registerVerseRoutes(app: FastifyInstance, deps: VerseRouteDeps):
           throw verses.notFound(request.params.slug)
         })
       }
-      const slot = verse.id * STYLE_SLOTS + styleSlot(style)
-      const representation = representations.peek(slot) ?? representations.put(slot, reply.serialize(verses.toResource(verse, style)) as string)
+      const representation = representations.peek(verse, style) ?? representations.put(verse, style, reply.serialize(verses.toResource(verse, style)) as string)
       if (ifNoneMatchMatches(request.headers['if-none-match'], representation.etag)) {
         // Nor does a 304; the same 429 first.
         return then(metering.admitUncounted(request, reply), () => sendRepresentation(representation, reply, 304))
@@ -108,7 +91,7 @@ export function registerVerseRoutes(app: FastifyInstance, deps: VerseRouteDeps):
 }
 
 function sendRepresentation(representation: Representation, reply: FastifyReply, status: 200 | 304): FastifyReply {
-  reply.header('etag', representation.etag).header('cache-control', 'private, no-cache')
+  reply.header('etag', representation.etag).header('cache-control', VERSE_CACHE_CONTROL)
   if (status === 304) return reply.code(304).send()
   return reply.type('application/json; charset=utf-8').send(representation.body)
 }

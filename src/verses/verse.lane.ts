@@ -1,0 +1,169 @@
+/**
+ * The verse lane: the one request that dominates the API's traffic, a plain verse lookup
+ * with a valid key (`GET /api/v1/verse/{slug}[?style=...]`), answered straight from node:http's
+ * request event, before Fastify's routing, hooks, validation and reply pipeline. Everything
+ * else, and every verse lookup the lane cannot answer in full, goes to Fastify untouched.
+ *
+ * Why: the metered lookup must cost little more than a bare node:http server (README,
+ * Benchmark). Through Fastify, the route's two hooks, its validation and thirteen headers set
+ * one by one cost about a third of its throughput; the lane does the same work (the key, the
+ * per-second limit, the monthly quota, the usage journal, the same headers and bytes) and
+ * nothing else.
+ *
+ * The rule that keeps the two paths one behaviour: the lane answers only a 200 it can send
+ * exactly as the route would (same status, headers and body: test/verses/verse-lane.test.ts
+ * compares them), and decides to hand over before it changes anything, with two exceptions
+ * that hand over afterwards and stay exact: a key over its per-second limit (its window only
+ * grows, so Fastify's own check refuses it too) and a journal that failed to write (the
+ * query's unit was given back, so Fastify counts it afresh or answers the failure itself).
+ * What it hands over:
+ * - anything but GET of that path, a query other than nothing or one `style=` of the three,
+ *   a slug with characters beyond letters, digits and `-` (percent-encodings), a request body;
+ * - If-None-Match (the 304 and its conditions), a verse that is not found, a representation
+ *   not built yet (the route builds it on the first request);
+ * - no key, a key that memory cannot vouch for, a key restricted to domains;
+ * - a quota the counter does not hold in this process (Redis, or not loaded yet) or used up.
+ * It runs only where the route would log nothing per request (the log level is above info)
+ * and with a counter in this process (the embedded default); the HTTP metrics count its
+ * answers as the route's.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { API_CORS_HEADERS } from '../http/cors.js'
+import { requestIdOf } from '../http/request-id.js'
+import { credentialOf } from '../keys/credentials.js'
+import type { KeyVerifier } from '../keys/key-verifier.js'
+import type { KeyRecord } from '../keys/keys.repository.js'
+import type { HttpMetrics } from '../metrics/http-metrics.js'
+import { appendRateLimitHeaders } from '../quotas/quota.headers.js'
+import type { QuotaService, QuotaState } from '../quotas/quota.service.js'
+import type { KeyLimit } from '../quotas/rate-limit.hooks.js'
+import type { RateDecision } from '../quotas/rate-limiter.js'
+import type { Representation } from '../http/etag.js'
+import { VERSE_CACHE_CONTROL, type VerseRepresentations } from './verse.representations.js'
+import type { StyleSelector, VersesService } from './verses.service.js'
+
+/** A node:http request handler: Fastify's, for what the lane hands over. */
+export type RequestHandler = (request: IncomingMessage, response: ServerResponse) => void
+
+/** What the lane needs: the services the verse route and its hooks use. */
+export interface VerseLaneDeps {
+  readonly verses: Pick<VersesService, 'find'>
+  readonly representations: VerseRepresentations
+  readonly verifier: Pick<KeyVerifier, 'verifyCached'>
+  readonly keyLimit: KeyLimit
+  readonly quotas: Pick<QuotaService, 'stateNow' | 'consumeThen'>
+  /** The HTTP metrics, when they are on. */
+  readonly http?: HttpMetrics
+}
+
+const PREFIX = '/api/v1/verse/'
+/** The route's pattern, as the HTTP metrics label it. */
+const ROUTE = '/api/v1/verse/:slug'
+/** Slugs the lane takes: no percent-encoding to undo, at most the contract's 200 characters. */
+const PLAIN_SLUG = /^[A-Za-z0-9-]{1,200}$/
+/** The only queries the lane takes, with the style each names. */
+const QUERIES: ReadonlyMap<string, StyleSelector> = new Map([
+  ['style=faithful', 'faithful'],
+  ['style=casual', 'casual'],
+  ['style=all', 'all'],
+])
+const JSON_TYPE = 'application/json; charset=utf-8'
+
+/** The verse lane of one app. */
+export class VerseLane {
+  #closing = false
+  #served = 0
+
+  constructor(private readonly deps: VerseLaneDeps) {}
+
+  /** Verse lookups the lane answered itself since it was made. */
+  get served(): number {
+    return this.#served
+  }
+
+  /** From now on everything goes to Fastify (which answers 503 while the app closes). */
+  close(): void {
+    this.#closing = true
+  }
+
+  /**
+   * Answers the request when it is a verse lookup the lane can answer in full, else hands it
+   * to `next` as it came.
+   */
+  handle(request: IncomingMessage, response: ServerResponse, next: RequestHandler): void {
+    const url = request.url
+    if (this.#closing || request.method !== 'GET' || url === undefined || !url.startsWith(PREFIX)) return next(request, response)
+    const query = url.indexOf('?', PREFIX.length)
+    const slug = query === -1 ? url.slice(PREFIX.length) : url.slice(PREFIX.length, query)
+    const style = query === -1 ? 'faithful' : QUERIES.get(url.slice(query + 1))
+    const headers = request.headers
+    if (
+      style === undefined ||
+      !PLAIN_SLUG.test(slug) ||
+      headers['if-none-match'] !== undefined ||
+      headers['content-length'] !== undefined ||
+      headers['transfer-encoding'] !== undefined
+    ) {
+      return next(request, response)
+    }
+    const verse = this.deps.verses.find(slug)
+    const representation = verse === undefined ? undefined : this.deps.representations.peek(verse, style)
+    if (representation === undefined) return next(request, response)
+    const credential = credentialOf(headers)
+    const check = credential?.kind === 'api-key' ? this.deps.verifier.verifyCached(credential.value) : undefined
+    if (check === undefined || !check.ok || check.key.allowedDomains.length > 0) return next(request, response)
+    const key = check.key
+    const state = this.deps.quotas.stateNow(key)
+    if (state === undefined || state.remaining === 0) return next(request, response)
+    const started = this.deps.http === undefined ? 0 : performance.now()
+    const decision = this.deps.keyLimit(key)
+    if (decision instanceof Promise) {
+      decision.then(
+        (later) => this.#charge(later, request, response, next, key, style, representation, started),
+        () => next(request, response),
+      )
+    } else this.#charge(decision, request, response, next, key, style, representation, started)
+  }
+
+  #charge(
+    decision: RateDecision | undefined,
+    request: IncomingMessage,
+    response: ServerResponse,
+    next: RequestHandler,
+    key: KeyRecord,
+    style: StyleSelector,
+    representation: Representation,
+    started: number,
+  ): void {
+    if (decision !== undefined && !decision.allowed) return next(request, response)
+    // The callback runs at the end of this turn of the event loop, once the query's line is
+    // written: always after consumeThen has returned the outcome it reads.
+    const outcome = this.deps.quotas.consumeThen(key, 'verse', style, (error) => {
+      if (error !== undefined || outcome === undefined) return next(request, response)
+      this.#send(request, response, outcome.state, representation, started)
+    })
+    if (outcome === undefined || !outcome.allowed) return next(request, response)
+  }
+
+  /** The route's 200, header for header, in one write. */
+  #send(request: IncomingMessage, response: ServerResponse, state: QuotaState, representation: Representation, started: number): void {
+    const headers = request.headers
+    const list = ['x-request-id', requestIdOf(headers['x-request-id'])]
+    if (headers.origin !== undefined) list.push(...API_CORS_HEADERS)
+    appendRateLimitHeaders(list, state)
+    list.push(
+      'etag',
+      representation.etag,
+      'cache-control',
+      VERSE_CACHE_CONTROL,
+      'content-type',
+      JSON_TYPE,
+      'content-length',
+      String(representation.body.length),
+    )
+    response.writeHead(200, list)
+    response.end(representation.body)
+    this.#served++
+    this.deps.http?.observe(ROUTE, 'GET', 200, performance.now() - started)
+  }
+}
