@@ -20,8 +20,12 @@ function byShape(value: string): Credential {
 /** The credential of a request, if any. */
 export function credentialOf(headers: IncomingHttpHeaders): Credential | undefined {
   const header = headers['x-api-key']
-  const apiKey = (Array.isArray(header) ? header[0] : header)?.trim()
-  const authorization = headers.authorization
+  return credentialFrom(Array.isArray(header) ? header[0] : header, headers.authorization)
+}
+
+/** The credential of a request from its `X-API-Key` and `Authorization` values, if any. */
+export function credentialFrom(apiKeyHeader: string | undefined, authorization: string | undefined): Credential | undefined {
+  const apiKey = apiKeyHeader?.trim()
   const bearer = (authorization === undefined ? null : /^Bearer\s+(\S+)\s*$/i.exec(authorization))?.[1]
   if (apiKey === undefined || apiKey === '') return bearer === undefined ? undefined : byShape(bearer)
   return apiKey === bearer ? byShape(apiKey) : { kind: 'api-key', value: apiKey }

@@ -30,7 +30,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { API_CORS_HEADERS } from '../http/cors.js'
 import { requestIdOf } from '../http/request-id.js'
-import { credentialOf } from '../keys/credentials.js'
+import { credentialFrom } from '../keys/credentials.js'
 import type { KeyVerifier } from '../keys/key-verifier.js'
 import type { KeyRecord } from '../keys/keys.repository.js'
 import type { HttpMetrics } from '../metrics/http-metrics.js'
@@ -69,6 +69,50 @@ const QUERIES: ReadonlyMap<string, StyleSelector> = new Map([
 ])
 const JSON_TYPE = 'application/json; charset=utf-8'
 
+/** The request header fields the lane reads. */
+interface LaneFields {
+  apiKey: string | undefined
+  authorization: string | undefined
+  requestId: string | undefined
+  origin: boolean
+}
+
+/**
+ * The fields the lane reads, from the raw header lines (Node makes `request.headers`, an object
+ * built field by field, only when it is first read); undefined when the lane must hand the
+ * request over: a field that asks for more than a plain lookup (a condition, a body) or one of
+ * its fields twice (Node would join or drop the repeats, the route decides what that means).
+ */
+function laneFields(raw: readonly string[]): LaneFields | undefined {
+  const fields: LaneFields = { apiKey: undefined, authorization: undefined, requestId: undefined, origin: false }
+  for (let i = 0; i < raw.length; i += 2) {
+    const value = raw[i + 1]
+    switch (raw[i]?.toLowerCase()) {
+      case 'x-api-key':
+        if (fields.apiKey !== undefined) return undefined
+        fields.apiKey = value
+        break
+      case 'authorization':
+        if (fields.authorization !== undefined) return undefined
+        fields.authorization = value
+        break
+      case 'x-request-id':
+        if (fields.requestId !== undefined) return undefined
+        fields.requestId = value
+        break
+      case 'origin':
+        if (fields.origin) return undefined
+        fields.origin = true
+        break
+      case 'if-none-match':
+      case 'content-length':
+      case 'transfer-encoding':
+        return undefined
+    }
+  }
+  return fields
+}
+
 /** The verse lane of one app. */
 export class VerseLane {
   #closing = false
@@ -96,20 +140,12 @@ export class VerseLane {
     const query = url.indexOf('?', PREFIX.length)
     const slug = query === -1 ? url.slice(PREFIX.length) : url.slice(PREFIX.length, query)
     const style = query === -1 ? 'faithful' : QUERIES.get(url.slice(query + 1))
-    const headers = request.headers
-    if (
-      style === undefined ||
-      !PLAIN_SLUG.test(slug) ||
-      headers['if-none-match'] !== undefined ||
-      headers['content-length'] !== undefined ||
-      headers['transfer-encoding'] !== undefined
-    ) {
-      return next(request, response)
-    }
+    const fields = style === undefined || !PLAIN_SLUG.test(slug) ? undefined : laneFields(request.rawHeaders)
+    if (style === undefined || fields === undefined) return next(request, response)
     const verse = this.deps.verses.find(slug)
     const representation = verse === undefined ? undefined : this.deps.representations.peek(verse, style)
     if (representation === undefined) return next(request, response)
-    const credential = credentialOf(headers)
+    const credential = credentialFrom(fields.apiKey, fields.authorization)
     const check = credential?.kind === 'api-key' ? this.deps.verifier.verifyCached(credential.value) : undefined
     if (check === undefined || !check.ok || check.key.allowedDomains.length > 0) return next(request, response)
     const key = check.key
@@ -119,10 +155,10 @@ export class VerseLane {
     const decision = this.deps.keyLimit(key)
     if (decision instanceof Promise) {
       decision.then(
-        (later) => this.#charge(later, request, response, next, key, style, representation, started),
+        (later) => this.#charge(later, request, response, next, fields, key, style, representation, started),
         () => next(request, response),
       )
-    } else this.#charge(decision, request, response, next, key, style, representation, started)
+    } else this.#charge(decision, request, response, next, fields, key, style, representation, started)
   }
 
   #charge(
@@ -130,6 +166,7 @@ export class VerseLane {
     request: IncomingMessage,
     response: ServerResponse,
     next: RequestHandler,
+    fields: LaneFields,
     key: KeyRecord,
     style: StyleSelector,
     representation: Representation,
@@ -140,16 +177,15 @@ export class VerseLane {
     // written: always after consumeThen has returned the outcome it reads.
     const outcome = this.deps.quotas.consumeThen(key, 'verse', style, (error) => {
       if (error !== undefined || outcome === undefined) return next(request, response)
-      this.#send(request, response, outcome.state, representation, started)
+      this.#send(response, fields, outcome.state, representation, started)
     })
     if (outcome === undefined || !outcome.allowed) return next(request, response)
   }
 
   /** The route's 200, header for header, in one write. */
-  #send(request: IncomingMessage, response: ServerResponse, state: QuotaState, representation: Representation, started: number): void {
-    const headers = request.headers
-    const list = ['x-request-id', requestIdOf(headers['x-request-id'])]
-    if (headers.origin !== undefined) list.push(...API_CORS_HEADERS)
+  #send(response: ServerResponse, fields: LaneFields, state: QuotaState, representation: Representation, started: number): void {
+    const list = ['x-request-id', requestIdOf(fields.requestId)]
+    if (fields.origin) list.push(...API_CORS_HEADERS)
     appendRateLimitHeaders(list, state)
     list.push(
       'etag',

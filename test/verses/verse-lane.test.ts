@@ -40,7 +40,7 @@ function comparable(headers: Headers, ownId: boolean): Headers {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
 
 /** A request to the listening server with the path exactly as given (fetch would normalise it), checked against the contract. */
-function viaServer(t: Asserter, baseUrl: string, method: string, path: string, headers: Record<string, string>): Promise<Answer> {
+function viaServer(t: Asserter, baseUrl: string, method: string, path: string, headers: Record<string, string | string[]>): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const { hostname, port } = new URL(baseUrl)
     const req = httpRequest({ hostname, port, path, method, headers }, (res) => {
@@ -135,6 +135,8 @@ t.test('the lane answers plain lookups exactly as the route does, and hands over
     ['/api/v1/verse/JN-3-16?style=all', { 'x-api-key': 'KEY', ...ID }],
     ['/api/v1/verse/genesis-1-1', { authorization: 'Bearer KEY', ...ID }],
     ['/api/v1/verse/psalms-23-1?style=casual', { 'x-api-key': 'KEY', origin: 'https://app.example', ...ID }],
+    // Field names in any case: the lane reads the raw header lines.
+    ['/api/v1/verse/psalms-23-2', { 'X-API-Key': 'KEY', ORIGIN: 'https://app.example', 'X-Request-ID': 'lane-test-2' }],
   ]
   let served = 0
   for (const [path, headers] of answered) {
@@ -182,6 +184,25 @@ t.test('the lane answers plain lookups exactly as the route does, and hands over
     )
     t.ok(lane.total > served, 'the lane answers and the counted answers handed over')
     t.equal(lane.byStyle.all, 3, 'style=all: twice by the lane, once with an extra parameter by the route')
+  })
+
+  t.test('a field the lane reads, sent twice: the route decides what that means', async (t) => {
+    const lane = testApp.app.verseLane
+    // A key of its own, so that the pair above stays counted alike.
+    const { key } = await createTestKey(testApp, { tier: 'free', name: 'twice' })
+    await viaServer(t, baseUrl, 'GET', '/api/v1/verse/john-3-16', { 'x-api-key': key })
+    const plain = lane?.served ?? 0
+    await viaServer(t, baseUrl, 'GET', '/api/v1/verse/john-3-16', { 'x-api-key': key })
+    t.equal(lane?.served, plain + 1, 'once each: the lane answers')
+    for (const [name, value] of [
+      ['x-api-key', key],
+      ['x-request-id', 'twice'],
+      ['origin', 'https://app.example'],
+    ] as const) {
+      const headers: Record<string, string | string[]> = { 'x-api-key': key, [name]: [value, value] }
+      const answer = await viaServer(t, baseUrl, 'GET', '/api/v1/verse/john-3-16', headers)
+      t.equal(lane?.served, plain + 1, `${name} twice: handed over (${answer.status})`)
+    }
   })
 
   t.test('a representation not built yet: the route builds it, then the lane sends it', async (t) => {
