@@ -6,9 +6,10 @@ import type { QuotaState } from './quota.service.js'
  * quota state.
  */
 export function rateLimitHeaders(state: QuotaState): Record<string, string> {
-  // One list of the fields: writeRateLimitHeaders's.
+  const list: string[] = []
+  appendRateLimitHeaders(list, state)
   const headers: Record<string, string> = {}
-  writeRateLimitHeaders({ header: (name, value) => (headers[name] = value) }, state)
+  for (let i = 0; i < list.length; i += 2) headers[list[i] ?? ''] = list[i + 1] ?? ''
   return headers
 }
 
@@ -17,26 +18,38 @@ interface HeaderSink {
   header(name: string, value: string): unknown
 }
 
+/** Where writeRateLimitHeaders lists the fields: one list for every call (one thread, no call inside another). */
+const scratch: string[] = []
+
 /**
- * Writes the quota's fields onto a reply one by one, with no object in between (every counted
- * response does this).
+ * Writes the quota's fields onto a reply one by one (every counted response does this).
  */
 export function writeRateLimitHeaders(reply: HeaderSink, state: QuotaState): void {
-  const fixed = fixedFields(state)
-  const remaining = String(state.remaining)
-  reply.header('ratelimit-policy', fixed.policy)
-  reply.header('ratelimit', `"monthly";r=${remaining};t=${state.resetSeconds}`)
-  reply.header('x-ratelimit-limit', fixed.limitText)
-  reply.header('x-ratelimit-remaining', remaining)
-  reply.header('x-ratelimit-reset', fixed.reset)
+  scratch.length = 0
+  appendRateLimitHeaders(scratch, state)
+  for (let i = 0; i < scratch.length; i += 2) reply.header(scratch[i] ?? '', scratch[i + 1] ?? '')
 }
 
 /**
- * The same fields appended to a flat list of names and values, as `writeHead` takes them (the
- * verse lane writes its response in one call).
+ * The quota's fields appended to a flat list of names and values, as `writeHead` takes them (the
+ * verse lane writes its response in one call): the one list of the fields, which the functions
+ * above write in their own forms.
  */
 export function appendRateLimitHeaders(list: string[], state: QuotaState): void {
-  writeRateLimitHeaders({ header: (name, value) => list.push(name, value) }, state)
+  const fixed = fixedFields(state)
+  const remaining = String(state.remaining)
+  list.push(
+    'ratelimit-policy',
+    fixed.policy,
+    'ratelimit',
+    `"monthly";r=${remaining};t=${state.resetSeconds}`,
+    'x-ratelimit-limit',
+    fixed.limitText,
+    'x-ratelimit-remaining',
+    remaining,
+    'x-ratelimit-reset',
+    fixed.reset,
+  )
 }
 
 /** The fields that change only with the limit or the month, kept from the last call (the hot path asks every time). */

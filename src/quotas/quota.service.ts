@@ -108,6 +108,17 @@ export class QuotaService {
   }
 
   /**
+   * Whether a consume now would be answered in this process and allowed: the counter holds the
+   * key's count and it is below the limit. Changes nothing and makes no object (the verse lane
+   * asks on every lookup before it decides to answer).
+   */
+  admitsNow(key: KeyRecord): boolean {
+    if (this.counter.peekNow === undefined || this.counter.consumeNow === undefined) return false
+    const used = this.counter.peekNow(key.id, this.periodAt(epochMs(this.clock)).id)
+    return used !== undefined && used < monthlyAllowance(this.quotas, key.tier)
+  }
+
+  /**
    * `consume` without a promise, when the counter answers in this process (the embedded
    * default) and holds the key's count: the hot path. For an allowed query, `journalled` is
    * called once it is durable (send the 200 then), or with the journal's error after the

@@ -51,7 +51,7 @@ export interface VerseLaneDeps {
   readonly representations: VerseRepresentations
   readonly verifier: Pick<KeyVerifier, 'verifyCached'>
   readonly keyLimit: KeyLimit
-  readonly quotas: Pick<QuotaService, 'stateNow' | 'consumeThen'>
+  readonly quotas: Pick<QuotaService, 'admitsNow' | 'consumeThen'>
   /** The HTTP metrics, when they are on. */
   readonly http?: HttpMetrics
 }
@@ -149,8 +149,7 @@ export class VerseLane {
     const check = credential?.kind === 'api-key' ? this.deps.verifier.verifyCached(credential.value) : undefined
     if (check === undefined || !check.ok || check.key.allowedDomains.length > 0) return next(request, response)
     const key = check.key
-    const state = this.deps.quotas.stateNow(key)
-    if (state === undefined || state.remaining === 0) return next(request, response)
+    if (!this.deps.quotas.admitsNow(key)) return next(request, response)
     const started = this.deps.http === undefined ? 0 : performance.now()
     const decision = this.deps.keyLimit(key)
     if (decision instanceof Promise) {
