@@ -39,7 +39,7 @@ import type { QuotaService, QuotaState } from '../quotas/quota.service.js'
 import type { KeyLimit } from '../quotas/rate-limit.hooks.js'
 import type { RateDecision } from '../quotas/rate-limiter.js'
 import type { Representation } from '../http/etag.js'
-import { VERSE_CACHE_CONTROL, type VerseRepresentations } from './verse.representations.js'
+import { VERSE_CACHE_CONTROL, VERSE_CONTENT_TYPE, type VerseRepresentations } from './verse.representations.js'
 import type { StyleSelector, VersesService } from './verses.service.js'
 
 /** A node:http request handler: Fastify's, for what the lane hands over. */
@@ -67,7 +67,6 @@ const QUERIES: ReadonlyMap<string, StyleSelector> = new Map([
   ['style=casual', 'casual'],
   ['style=all', 'all'],
 ])
-const JSON_TYPE = 'application/json; charset=utf-8'
 
 /** The request header fields the lane reads. */
 interface LaneFields {
@@ -192,7 +191,7 @@ export class VerseLane {
       'cache-control',
       VERSE_CACHE_CONTROL,
       'content-type',
-      JSON_TYPE,
+      VERSE_CONTENT_TYPE,
       'content-length',
       String(representation.body.length),
     )

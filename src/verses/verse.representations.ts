@@ -9,6 +9,8 @@ import type { VerseRecord } from './verse.store.js'
 
 /** How a verse resource is cached by clients: revalidated with its tag before every reuse. */
 export const VERSE_CACHE_CONTROL = 'private, no-cache'
+/** The media type the route and the lane send a representation with. */
+export const VERSE_CONTENT_TYPE = 'application/json; charset=utf-8'
 
 /**
  * Representations kept (about 2 KB each, outside the JS heap): the verses asked for most stay

@@ -5,7 +5,7 @@ import { routes } from '../../generated/route-schemas.js'
 import { registerPreflight } from '../http/cors.js'
 import { etagOf, ifNoneMatchMatches, type Representation, RepresentationCache } from '../http/etag.js'
 import type { Metering } from '../quotas/metering.js'
-import { VERSE_CACHE_CONTROL, type VerseRepresentations } from './verse.representations.js'
+import { VERSE_CACHE_CONTROL, VERSE_CONTENT_TYPE, type VerseRepresentations } from './verse.representations.js'
 import type { VersesService } from './verses.service.js'
 
 type GetVerse = operations['getVerse']['parameters']
@@ -93,5 +93,5 @@ export function registerVerseRoutes(app: FastifyInstance, deps: VerseRouteDeps):
 function sendRepresentation(representation: Representation, reply: FastifyReply, status: 200 | 304): FastifyReply {
   reply.header('etag', representation.etag).header('cache-control', VERSE_CACHE_CONTROL)
   if (status === 304) return reply.code(304).send()
-  return reply.type('application/json; charset=utf-8').send(representation.body)
+  return reply.type(VERSE_CONTENT_TYPE).send(representation.body)
 }
