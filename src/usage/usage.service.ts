@@ -48,6 +48,7 @@ export class UsageService {
   private chain: Promise<unknown> = Promise.resolve()
   private timer: NodeJS.Timeout | undefined
   private lastFlushAt: Date | undefined
+  private intervalMs: number | undefined
 
   /** @param clock stamps successful flushes (the metrics report the time since the last one). */
   constructor(
@@ -56,6 +57,11 @@ export class UsageService {
     private readonly logger: Pick<FastifyBaseLogger, 'error' | 'info'>,
     private readonly clock: Clock = systemClock,
   ) {}
+
+  /** How often the periodic flush runs once started (undefined before `start`). */
+  get flushIntervalMs(): number | undefined {
+    return this.intervalMs
+  }
 
   /** The backlog and the last successful flush, without touching the database. */
   stats(): UsageStats {
@@ -149,6 +155,7 @@ export class UsageService {
    * the other instances that this one is alive before it serves anything.
    */
   async start(intervalMs: number): Promise<void> {
+    this.intervalMs = intervalMs
     this.timer = setInterval(() => {
       this.flush().catch((error: unknown) => this.logger.error({ err: error }, 'usage flush failed; entries stay journalled'))
     }, intervalMs)
