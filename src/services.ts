@@ -31,16 +31,17 @@ import { Sitemaps } from './web/sitemaps.js'
 import { WebService } from './web/web.service.js'
 
 /**
- * How often journalled usage is added to the ledger. On PostgreSQL, every second: an instance
- * rebuilding a Redis counter waits for two flushes of every live instance. The embedded
- * database runs on the event loop, where a flush under load holds the answers queued behind it
- * for several milliseconds (the verse lookup's p99 felt it), and no other instance ever waits
- * on its flushes (one process owns a DATA_DIR): every 5 s. Nothing reads a stale total either
- * way, since every usage reader adds what is journalled but not yet flushed.
- * @example flushIntervalFor('pglite') // 5_000
+ * How often journalled usage is added to the ledger: every second, except where nothing waits
+ * on it and it costs the answers most, the embedded database with counters in this process:
+ * every 5 s. Instances that share Redis counters wait for two flushes of every live instance
+ * to rebuild a lost counter (`UsageService.settledTotal`), and on PostgreSQL a flush runs off
+ * the event loop; PGlite runs on it, where a flush under load holds the answers queued behind
+ * it for several milliseconds (the verse lookup's p99 felt it). Readers are not affected
+ * either way: every usage total adds what is journalled but not yet flushed.
+ * @example flushIntervalFor('pglite', { shared: false }) // 5_000
  */
-export function flushIntervalFor(kind: DatabaseKind): number {
-  return kind === 'pglite' ? 5_000 : 1_000
+export function flushIntervalFor(kind: DatabaseKind, counter: Pick<QuotaCounter, 'shared'>): number {
+  return kind === 'pglite' && !counter.shared ? 5_000 : 1_000
 }
 /** How often each instance looks for revoked or changed keys (the 5-second rule has room to spare). */
 export const KEY_POLL_INTERVAL_MS = 2_000
@@ -166,7 +167,7 @@ export async function createServices(deps: ServiceDeps): Promise<Services> {
     counter,
     async start() {
       await keyVerifier.start()
-      await usage.start(flushIntervalFor(database.kind))
+      await usage.start(flushIntervalFor(database.kind, counter))
     },
     async stop() {
       keyVerifier.stop()
