@@ -6,10 +6,8 @@ import type { QuotaState } from './quota.service.js'
  * quota state.
  */
 export function rateLimitHeaders(state: QuotaState): Record<string, string> {
-  const list: string[] = []
-  appendRateLimitHeaders(list, state)
   const headers: Record<string, string> = {}
-  for (let i = 0; i < list.length; i += 2) headers[list[i] ?? ''] = list[i + 1] ?? ''
+  writeRateLimitHeaders({ header: (name, value) => (headers[name] = value) }, state)
   return headers
 }
 

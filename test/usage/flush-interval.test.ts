@@ -30,8 +30,8 @@ for (const { kind, skip } of availableKinds()) {
       const { services } = testApp
       t.equal(services.usage.flushIntervalMs, undefined, 'no periodic flush before start')
       await services.start()
-      t.equal(services.usage.flushIntervalMs, kind === 'pglite' && services.counter.shared === false ? 5_000 : 1_000)
       t.equal(services.counter.shared, counter === 'Redis counters')
+      t.equal(services.usage.flushIntervalMs, kind === 'pglite' && counter === 'in-process counters' ? 5_000 : 1_000)
       const { key, id } = await createTestKey(testApp)
       t.teardown(() => forgetCounters([id]))
       const res = await testApp.app.inject({ url: '/api/v1/verse/john-3-16', headers: { 'x-api-key': key } })
