@@ -13,6 +13,7 @@ import { CounterUnavailableError } from './quotas/counter.js'
 import { isDatabaseUnavailable, summarizeError } from './infra/database-errors.js'
 import { databaseLocation, openDatabase } from './infra/database.js'
 import { collectGarbage, limitHeapGrowth } from './infra/heap.js'
+import { keepTickEntryShape } from './infra/tick-shape.js'
 import { dataDirSeedOptions } from './seed/seed-files.js'
 import type { Metrics } from './metrics/metrics.registry.js'
 import type { MetricsListener } from './metrics/metrics.server.js'
@@ -56,6 +57,7 @@ async function startMetricsListener(metrics: Metrics, options: { readonly port: 
 async function main(): Promise<void> {
   const startedAt = performance.now()
   limitHeapGrowth()
+  keepTickEntryShape()
   const config = readConfig()
   // Errors are logged by type, message, code and stack only: a database client's error can
   // carry the client itself, with the connection string and its password.
