@@ -69,6 +69,36 @@ t.test('client errors before routing are problem documents, and the server keeps
   t.equal(ok.status, 200, 'the server still answers')
 })
 
+t.test('a socket that reads and writes nothing for HTTP_IDLE_TIMEOUT_MS is closed; one that keeps sending is not', async (t) => {
+  const idleMs = 1_000
+  // The headers and request timeouts far away, so that only the idle time can close these sockets.
+  const testApp = await buildTestApp(t, { env: { HTTP_IDLE_TIMEOUT_MS: String(idleMs), HTTP_HEADERS_TIMEOUT_MS: '60000', HTTP_REQUEST_TIMEOUT_MS: '60000' } })
+  const base = await listening(testApp.app)
+
+  const started = performance.now()
+  const silent = await raw(base, [])
+  t.ok(silent.closed, 'a socket that sends nothing is closed')
+  t.ok(performance.now() - started >= idleMs, 'not before the idle time')
+  t.equal(silent.body, '', 'without an answer (there was no request)')
+
+  // A request whose header lines arrive one every 100 ms for three idle times: slow, never silent.
+  const lines = ['GET /healthz HTTP/1.1\r\n', 'Host: x\r\n', ...Array.from({ length: 30 }, (_, n) => `X-Line-${n}: ${n}\r\n`), 'Connection: close\r\n\r\n']
+  const { port } = new URL(base)
+  const slow = connect(Number(port), '127.0.0.1')
+  t.teardown(() => slow.destroy())
+  let received = ''
+  slow.setEncoding('utf8').on('data', (chunk: string) => (received += chunk))
+  const closed = new Promise<void>((resolve) => slow.once('close', () => resolve()))
+  await new Promise<void>((resolve, reject) => slow.once('connect', resolve).once('error', reject))
+  for (const line of lines) {
+    if (slow.destroyed) break
+    slow.write(line)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  await closed
+  t.match(received, /^HTTP\/1\.1 200 /, 'the slow request was answered, not closed as idle')
+})
+
 t.test('connections beyond HTTP_MAX_CONNECTIONS are refused; the ones inside are served', async (t) => {
   const testApp = await buildTestApp(t, { env: { HTTP_MAX_CONNECTIONS: '2' } })
   const base = await listening(testApp.app)
