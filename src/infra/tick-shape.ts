@@ -7,10 +7,10 @@
  * has seen, weakly; once a garbage collection finds no entry alive, that map is collected, the
  * next entry is built with a new one, and V8 marks the site megamorphic for good: from then on
  * every entry's properties are defined through V8's runtime, a C++ call each. Node's streams
- * queue several entries per HTTP request. In the server this happened at the first
- * memory-reducing collection after start-up (V8's memory reducer, once the process goes idle,
- * or during the search index build), and `perf` then put 8 to 9% of the process's CPU under a
- * verse lookup load in that runtime call; with one entry held here, none (README, Benchmark).
+ * queue several entries per HTTP request. In the server this happened soon after start-up: with
+ * V8's memory reducer (once the process went idle), and with the reducer off, after the search
+ * index was built. `perf` then put 8 to 9% of the process's CPU under a verse lookup load in
+ * that runtime call; with one entry held here, none (README, Benchmark).
  * A live entry keeps its map alive, and with it the maps it was built through.
  */
 import { createHook } from 'node:async_hooks'

@@ -70,7 +70,9 @@ t.test('client errors before routing are problem documents, and the server keeps
 })
 
 t.test('a socket that reads and writes nothing for HTTP_IDLE_TIMEOUT_MS is closed; one that keeps sending is not', async (t) => {
-  const idleMs = 1_000
+  // Long enough that a request trickling in every 100 ms is not taken for silent even when a
+  // loaded machine delays its timers by a good deal.
+  const idleMs = 2_000
   // The headers and request timeouts far away, so that only the idle time can close these sockets.
   const testApp = await buildTestApp(t, { env: { HTTP_IDLE_TIMEOUT_MS: String(idleMs), HTTP_HEADERS_TIMEOUT_MS: '60000', HTTP_REQUEST_TIMEOUT_MS: '60000' } })
   const base = await listening(testApp.app)
@@ -81,7 +83,7 @@ t.test('a socket that reads and writes nothing for HTTP_IDLE_TIMEOUT_MS is close
   t.ok(performance.now() - started >= idleMs, 'not before the idle time')
   t.equal(silent.body, '', 'without an answer (there was no request)')
 
-  // A request whose header lines arrive one every 100 ms for three idle times: slow, never silent.
+  // A request whose header lines arrive one every 100 ms for longer than the idle time: slow, never silent.
   const lines = ['GET /healthz HTTP/1.1\r\n', 'Host: x\r\n', ...Array.from({ length: 30 }, (_, n) => `X-Line-${n}: ${n}\r\n`), 'Connection: close\r\n\r\n']
   const { port } = new URL(base)
   const slow = connect(Number(port), '127.0.0.1')
