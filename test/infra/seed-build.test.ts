@@ -75,6 +75,13 @@ t.test('the seeded template holds what seeding from the files makes', async (t) 
   const expected = await contentDigest(fromFiles.db)
   t.ok(expected.rows > 90_000)
   t.same(await contentDigest(fromBuild.db), expected, 'the same rows, texts, hashes and seed records')
+  // Vacuumed and analyzed once at build time (PGlite runs no autovacuum): a table never analyzed
+  // has reltuples -1, and one never vacuumed has no all-visible pages.
+  const { rows } = await sql<{ reltuples: number; allVisible: boolean }>`
+    select reltuples::float8 as reltuples, relallvisible > 0 and relallvisible = relpages as "allVisible" from pg_class where relname = 'verses'`.execute(
+    fromBuild.db,
+  )
+  t.same(rows, [{ reltuples: 31102, allVisible: true }], 'the verses table is analyzed and all-visible')
 })
 
 t.test('a first start on an empty DATA_DIR copies the seeded template and serves content (the server and CLI path)', async (t) => {
