@@ -42,8 +42,9 @@ export function wireLatencies(pcap: Buffer, port: number): number[] {
   if (magic !== 0xa1b2c3d4 && magic !== 0xa1b23c4d) throw new Error('not a pcap file: unknown magic number')
   const fraction = magic === 0xa1b23c4d ? 1e9 : 1e6
   const u32 = (at: number): number => (littleEndian ? pcap.readUInt32LE(at) : pcap.readUInt32BE(at))
-  const linkHeader = LINK_HEADER[u32(20) & 0xffff]
-  if (linkHeader === undefined) throw new Error(`pcap link type ${u32(20) & 0xffff} is not supported`)
+  const linkType = u32(20) & 0xffff
+  const linkHeader = LINK_HEADER[linkType]
+  if (linkHeader === undefined) throw new Error(`pcap link type ${linkType} is not supported`)
   // Per client port: when the request now waiting was sent (undefined: none waits).
   const waiting = new Map<number, number>()
   const latencies: number[] = []
@@ -81,8 +82,9 @@ export function summarize(latencies: readonly number[]): WireLatency {
 
 /**
  * Runs `load` while tcpdump records the traffic to `port` on `lo` into `file`, then reads the
- * capture. Undefined, with the reason, when tcpdump is missing or may not capture (it needs
- * root or CAP_NET_RAW): the rest of the benchmark does not depend on it.
+ * capture. When tcpdump is missing or may not capture (it needs root or CAP_NET_RAW), `load`
+ * still runs and the answer says why there is no capture: the rest of the benchmark does not
+ * depend on it.
  */
 export async function captureWire<T>(
   port: number,

@@ -484,7 +484,7 @@ async function main(): Promise<void> {
       verse === undefined
         ? undefined
         : await captureWire(ports.server, join(dir, 'verse.pcap'), () =>
-            runWrk(wrk, server.url, verse.script, { connections: CONNECTIONS, threads: THREADS, seconds: WIRE_S }),
+            runWrk(wrk, verse.server.url, verse.script, { connections: CONNECTIONS, threads: THREADS, seconds: WIRE_S }),
           )
     if (verse !== undefined) {
       const ratio = mean(verse.results.map((r) => r.requestsPerSec)) / mean(bare.results.map((r) => r.requestsPerSec))
